@@ -1,0 +1,54 @@
+# meldhall: the two commands of the README are `make run` and `make test`.
+SHELL := /bin/bash
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+
+.PHONY: run test install install-dev browser lint typecheck unit bench-deps clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install --quiet --upgrade pip
+
+$(VENV)/.installed: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-dev: pyproject.toml | $(BIN)/python
+	$(BIN)/pip install --quiet -e '.[dev]'
+	touch $(VENV)/.installed $@
+
+install: $(VENV)/.installed
+
+install-dev: $(VENV)/.installed-dev
+
+## Debian's Chromium for the browser tests (never a downloaded browser build).
+browser:
+	@if ! command -v chromium >/dev/null 2>&1; then \
+		echo "installing Debian's chromium"; \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null; \
+	fi
+
+run: install
+	$(BIN)/meldhall serve --host $(HOST) --port $(PORT)
+
+lint: install-dev
+	$(BIN)/ruff check src tests
+	$(BIN)/ruff format --check src tests
+
+typecheck: install-dev
+	$(BIN)/mypy
+
+unit: install-dev browser
+	$(BIN)/pytest
+
+test: lint typecheck unit
+
+bench-deps: install
+	$(BIN)/pip install --quiet -e '.[bench]'
+
+clean:
+	rm -rf $(VENV) build src/*.egg-info

@@ -1,0 +1,8 @@
+"""meldhall: meld games with verifiable dealing.
+
+>>> from meldhall.core.registry import find_game
+>>> find_game("okey").id
+'okey'
+"""
+
+__version__ = "0.1.0"

@@ -1,0 +1,125 @@
+"""The ``meldhall`` command: serve, vectors, simulate, play, bench."""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import platform
+import sys
+from collections.abc import Sequence
+
+from meldhall.core.errors import MeldhallError
+
+
+def _cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from meldhall.server.app import create_app
+
+    uvicorn.run(create_app(data_dir=args.data), host=args.host, port=args.port, log_level="info")
+    return 0
+
+
+def _cmd_vectors(args: argparse.Namespace) -> int:
+    from meldhall.vectors import main as run_vectors
+
+    return run_vectors(args.files)
+
+
+def _cmd_simulate(args: argparse.Namespace) -> int:
+    from meldhall.simulate_cli import main as simulate_main
+
+    return simulate_main(args)
+
+
+def _cmd_play(args: argparse.Namespace) -> int:
+    from meldhall.play_cli import main as play_main
+
+    return play_main(args)
+
+
+def _cmd_bench(args: argparse.Namespace) -> int:
+    from meldhall.core.registry import GAME_MODULES
+
+    print(f"python {platform.python_version()} on {platform.machine()}, cpus {_cpus()}")
+    name = args.name.replace("-", "_")
+    try:
+        module = importlib.import_module(f"meldhall.bench.{name}")
+    except ModuleNotFoundError as exc:
+        if exc.name != f"meldhall.bench.{name}":
+            print(
+                f"bench {args.name}: a peer it needs is missing ({exc.name}); "
+                "install it with `make bench-deps`",
+                file=sys.stderr,
+            )
+            return 2
+        if args.name not in GAME_MODULES:
+            print(f"no bench named {args.name!r}", file=sys.stderr)
+            return 2
+        module = importlib.import_module("meldhall.bench.hands")
+    code: int = module.main(args)
+    return code
+
+
+def _cpus() -> int:
+    import os
+
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Return the argument parser of the ``meldhall`` command."""
+    parser = argparse.ArgumentParser(prog="meldhall", description=__doc__)
+    sub = parser.add_subparsers(dest="command", required=True)
+
+    serve = sub.add_parser("serve", help="serve the web app")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--data", default="data", help="folder of the SQLite database")
+    serve.set_defaults(func=_cmd_serve)
+
+    vec = sub.add_parser("vectors", help="run rule test-vector files")
+    vec.add_argument("files", nargs="+")
+    vec.set_defaults(func=_cmd_vectors)
+
+    sim = sub.add_parser("simulate", help="whole matches between bots")
+    sim.add_argument("game")
+    sim.add_argument("--games", type=int, default=100)
+    sim.add_argument("--seed", default="simulate")
+    sim.add_argument("--bots", default="", help="comma-separated bot names, one per seat")
+    sim.add_argument("--seats", type=int, default=0, help="number of seats (default: game's)")
+    sim.add_argument("--check", action="store_true", help="check invariants at every step")
+    sim.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
+    sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.set_defaults(func=_cmd_simulate)
+
+    play = sub.add_parser("play", help="play in the terminal against bots")
+    play.add_argument("game")
+    play.add_argument("--seed", default=None)
+    play.add_argument("--bot", default="", help="bot name for the other seats")
+    play.add_argument("--seats", type=int, default=0)
+    play.set_defaults(func=_cmd_play)
+
+    bench = sub.add_parser("bench", help="benchmarks against peers")
+    bench.add_argument("name")
+    bench.add_argument("--cases", type=int, default=0, help="cases per batch (0: the bench's)")
+    bench.add_argument("--batches", type=int, default=5)
+    bench.add_argument("--seed", default="bench")
+    bench.add_argument("--seconds", type=float, default=0.0, help="time budget per batch")
+    bench.set_defaults(func=_cmd_bench)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; return the exit status."""
+    args = build_parser().parse_args(argv)
+    try:
+        code: int = args.func(args)
+    except MeldhallError as exc:
+        print(f"meldhall: {exc}", file=sys.stderr)
+        return 2
+    return code
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

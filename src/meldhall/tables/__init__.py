@@ -1,0 +1,1 @@
+"""meldhall.tables"""

@@ -1,0 +1,133 @@
+"""The conformance suite of the engine contract, run for every registered game.
+
+Each check plays seeded random matches through the public protocol only and raises
+``AssertionError`` with the seed and step on the first violation:
+
+- every listed action applies; an action not listed now raises ``IllegalAction`` and leaves
+  the state unchanged;
+- actions round-trip through their text and JSON forms; observations are JSON;
+- replaying the log gives an identical state;
+- an observation does not change when the tiles hidden from that viewer are reshuffled;
+- matches end within a bound, with the engine's invariants intact at every step.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+from dataclasses import dataclass
+
+from meldhall.core.engine import Action, Game, Seat, State
+from meldhall.core.errors import IllegalAction
+from meldhall.core.replay import replay
+from meldhall.core.rng import derive
+
+
+@dataclass
+class Played:
+    """A played (possibly unfinished) match: its final state and its log."""
+
+    state: State
+    log: list[tuple[Seat, Action]]
+    seed: bytes
+    options: object
+
+
+def play_random(
+    game: Game,
+    seed_text: str,
+    *,
+    seats: int | None = None,
+    options: object | None = None,
+    max_actions: int = 50_000,
+    probe_every: int = 0,
+    stop_at: int | None = None,
+) -> Played:
+    """Return a match played by uniform random choices among the listed actions.
+
+    With ``probe_every`` = k > 0, at every k-th step every listed action is applied to a copy
+    (it must apply) and unlisted candidates are tried on the real state (they must raise
+    ``IllegalAction`` and change nothing). ``stop_at`` returns the match unfinished after
+    that many actions.
+    """
+    n = seats or game.default_seats
+    opts = options if options is not None else game.options()
+    seed = derive(seed_text.encode(), "conformance")
+    state = game.new_state(opts, n, seed)
+    rng = random.Random(seed_text)
+    log: list[tuple[Seat, Action]] = []
+    seen: list[Action] = []
+    step = 0
+    while state.outcome() is None and (stop_at is None or step < stop_at):
+        movers = sorted(state.to_act())
+        assert movers, f"{game.id} {seed_text} step {step}: nobody to act, match not over"
+        seat = movers[rng.randrange(len(movers))]
+        legal = state.legal_actions(seat)
+        assert legal, f"{game.id} {seed_text} step {step}: seat {seat} to act without actions"
+        assert len(set(legal)) == len(legal), f"{game.id}: duplicate legal actions {legal}"
+        if probe_every and step % probe_every == 0:
+            _probe(game, state, seat, legal, seen, f"{game.id} {seed_text} step {step}")
+        action = legal[rng.randrange(len(legal))]
+        seen.append(action)
+        if len(seen) > 64:
+            del seen[: len(seen) - 64]
+        state.apply(seat, action)
+        state.check_invariants()
+        log.append((seat, action))
+        step += 1
+        assert step <= max_actions, f"{game.id} {seed_text}: no end within {max_actions} actions"
+    return Played(state, log, seed, opts)
+
+
+def _probe(
+    game: Game, state: State, seat: Seat, legal: tuple[Action, ...], seen: list[Action], where: str
+) -> None:
+    for action in legal:
+        assert game.parse_action(str(action)) == action, f"{where}: text form of {action}"
+        data = json.loads(json.dumps(action.to_json()))
+        assert game.action_from_json(data) == action, f"{where}: JSON form of {action}"
+        trial = copy.deepcopy(state)
+        try:
+            trial.apply(seat, action)
+        except IllegalAction as exc:  # pragma: no cover - the assertion reports it
+            raise AssertionError(f"{where}: listed action {action} was rejected: {exc}") from exc
+    others: list[tuple[Seat, Action]] = [(seat, a) for a in seen if a not in legal]
+    for other in range(state.seats):
+        if other == seat:
+            continue
+        others += [(other, a) for a in state.legal_actions(other) if a in legal][:3]
+        others += [(other, a) for a in legal[:2] if other not in state.to_act()]
+    before = state.snapshot()
+    for who, action in others[:12]:
+        if action in state.legal_actions(who):
+            continue
+        try:
+            state.apply(who, action)
+        except IllegalAction:
+            pass
+        else:
+            raise AssertionError(f"{where}: unlisted {action} by seat {who} was accepted")
+        assert state.snapshot() == before, f"{where}: rejected {action} changed the state"
+
+
+def check_replay(game: Game, played: Played) -> None:
+    """Assert that replaying the log rebuilds exactly the same state."""
+    again = replay(game, played.options, played.state.seats, played.seed, played.log)
+    assert again.snapshot() == played.state.snapshot(), f"{game.id}: replay differs"
+
+
+def check_observations(game: Game, state: State, rng: random.Random) -> None:
+    """Assert that observations are JSON and blind to a reshuffle of what they hide."""
+    viewers: list[Seat | None] = [*range(state.seats), None]
+    for viewer in viewers:
+        obs = state.observation(viewer)
+        assert json.loads(json.dumps(obs)) == obs, f"{game.id}: observation is not plain JSON"
+        other = state.shuffled_hidden(viewer, rng)
+        assert other.observation(viewer) == obs, (
+            f"{game.id}: observation of {viewer} changes when hidden tiles are reshuffled"
+        )
+        if viewer is not None:
+            assert other.legal_actions(viewer) == state.legal_actions(viewer), (
+                f"{game.id}: legal actions of {viewer} depend on hidden tiles"
+            )

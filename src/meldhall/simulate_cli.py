@@ -105,6 +105,10 @@ def print_results(
             f"{statistics.fmean(ranks):.2f}" if ranks else "-",
         )
     Console().print(table)
+    summarize = getattr(game, "summarize", None)
+    if callable(summarize):
+        for line in summarize([r.outcome for r in runs if r.outcome is not None]):
+            print(line)
     hands = sum(r.hands for r in runs)
     actions = sum(r.actions for r in runs)
     print(

@@ -136,7 +136,11 @@ class Bot(Protocol):
 
 
 class Game(Protocol):
-    """The static facts and entry points of one game; each game module exposes ``GAME``."""
+    """The static facts and entry points of one game; each game module exposes ``GAME``.
+
+    Optional: ``summarize(outcomes: Sequence[Outcome]) -> list[str]``, lines that
+    ``meldhall simulate`` prints after its table (e.g. the okey-cards reward tiers).
+    """
 
     id: str
     title: str

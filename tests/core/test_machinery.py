@@ -55,8 +55,16 @@ def test_fairness_fails_on_a_changed_log_or_secret() -> None:
     data = log_to_json(log)  # type: ignore[arg-type]
     bad = verify(game, None, 2, "00" * 32, commitment(secret), ["alice", "bob"], data)  # type: ignore[arg-type]
     assert not bad.ok and "commitment" in bad.problem
-    other = verify(game, None, 2, secret.hex(), commitment(secret), ["alice", "eve"], data,  # type: ignore[arg-type]
-                   state.snapshot())
+    other = verify(
+        game,
+        None,
+        2,
+        secret.hex(),
+        commitment(secret),
+        ["alice", "eve"],
+        data,  # type: ignore[arg-type]
+        state.snapshot(),
+    )
     assert not other.ok
 
 

@@ -1,0 +1,110 @@
+"""The ``Game`` entry points of okey-cards: options, new games, actions, vector answers."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from meldhall.core.engine import JSON, Outcome
+from meldhall.core.errors import OptionsError, ParseError
+from meldhall.core.options import parse_options
+from meldhall.core.rng import derive, shuffled
+from meldhall.core.tiles import parse_okey_cards
+from meldhall.games.okey_cards.actions import Action, action_from_json, parse_action
+from meldhall.games.okey_cards.combos import (
+    CARD_COUNT,
+    best_total,
+    classify,
+    mask_of,
+    points,
+    reward,
+)
+from meldhall.games.okey_cards.options import OkeyCardsOptions
+from meldhall.games.okey_cards.state import OkeyCardsState
+from meldhall.games.okey_cards.summary import reward_shares
+
+_INPUT_KEYS = {"meld": {"tiles", "type"}, "best": {"tiles"}, "score": {"score"}}
+
+
+def deal_deck(options: OkeyCardsOptions, seed: bytes) -> list[int]:
+    """Return the deck, top first: the explicit order (the cards it leaves out follow in a
+    seeded shuffle) or all 24 cards shuffled from ``derive(seed, "hand", 1)``."""
+    given = [c.id for c in parse_okey_cards(list(options.deck_order))]
+    rest = [c for c in range(CARD_COUNT) if c not in given]
+    return given + shuffled(derive(seed, "hand", 1), "deck", rest)
+
+
+def _card_ids(data: Mapping[str, JSON]) -> list[int]:
+    tiles = data.get("tiles")
+    if not isinstance(tiles, str | list):
+        raise ParseError(f"'tiles' must be a list of card tokens, not {tiles!r}")
+    return [c.id for c in parse_okey_cards(tiles)]
+
+
+class OkeyCardsGame:
+    """Okey cards: the one-player game of okey-cards.md."""
+
+    id = "okey-cards"
+    title = "Okey Cards"
+    min_seats = 1
+    max_seats = 1
+    default_seats = 1
+
+    def options(self, raw: Mapping[str, JSON] | None = None) -> OkeyCardsOptions:
+        """Return the validated options, or raise ``OptionsError`` naming the bad one."""
+        return parse_options(OkeyCardsOptions, raw)
+
+    def new_state(self, options: Any, seats: int, seed: bytes) -> OkeyCardsState:
+        """Return a new game (state READY) dealt from ``seed``."""
+        if seats != 1:
+            raise OptionsError(f"okey-cards is played by one seat, not {seats}")
+        if not isinstance(options, OkeyCardsOptions):
+            raise OptionsError(f"okey-cards needs OkeyCardsOptions, not {options!r}")
+        return OkeyCardsState(options, deal_deck(options, seed))
+
+    def parse_action(self, text: str) -> Action:
+        """Return the action of its text form, or raise ``ParseError``."""
+        return parse_action(text)
+
+    def action_from_json(self, data: JSON) -> Action:
+        """Return the action of its JSON form, or raise ``ParseError``."""
+        return action_from_json(data)
+
+    def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
+        """Return the expect fields of VECTORS.md 4 for a ``meld``, ``best`` or ``score``
+        question."""
+        allowed = _INPUT_KEYS.get(kind)
+        if allowed is None:
+            raise ParseError(f"okey-cards has no vector kind {kind!r}")
+        extra = set(data) - allowed
+        if extra:
+            raise ParseError(f"unknown input keys for {kind}: {sorted(extra)}")
+        if kind == "score":
+            score = data.get("score")
+            if isinstance(score, bool) or not isinstance(score, int):
+                raise ParseError(f"'score' must be a whole number, not {score!r}")
+            return {"reward": reward(score, options.reward_thresholds)}
+        cards = _card_ids(data)
+        if kind == "best":
+            return {"value": best_total(mask_of(cards), options.score_table)}
+        if len(cards) != 3:
+            raise ParseError(f"a combination is three cards, not {len(cards)}")
+        combo = classify(cards)
+        wanted = data.get("type")
+        if wanted not in (None, "set", "run"):
+            raise ParseError(f"okey-cards combinations are 'set' or 'run', not {wanted!r}")
+        if combo is None or wanted not in (None, combo.kind):
+            return {"valid": False}
+        out: dict[str, JSON] = {
+            "valid": True,
+            "type": combo.kind,
+            "value": points(combo, options.score_table),
+        }
+        if combo.kind == "run":
+            out["same_colour"] = combo.same_colour
+        return out
+
+    def summary(self, outcomes: Sequence[Outcome], options: Any) -> dict[str, float]:
+        """Return the share of games ending in each reward tier (``bronze``, ``silver``,
+        ``gold``) for the simulate command."""
+        return reward_shares([o.scores[0] for o in outcomes], options.reward_thresholds)

@@ -1,0 +1,335 @@
+"""One game of Okey cards in progress (okey-cards.md 4, 5, 8): deck, hand, field, score.
+
+The game is played by one seat (0). Cards are ints 0..23 (the spec's ids) everywhere inside;
+tokens (``R3``) appear only in actions, events, observations and snapshots.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Literal
+
+from meldhall.core.engine import JSON, Event, Outcome, Seat
+from meldhall.core.errors import EngineBug, IllegalAction
+from meldhall.core.tiles import OKEY_CARDS
+from meldhall.games.okey_cards.actions import Action, Discard, Draw, Quit, Select, Unselect
+from meldhall.games.okey_cards.combos import (
+    CARD_COUNT,
+    best_total,
+    classify,
+    has_combination,
+    points,
+    reward,
+)
+from meldhall.games.okey_cards.options import OkeyCardsOptions
+
+HAND_SLOTS = 5
+FIELD_SLOTS = 3
+Phase = Literal["READY", "PLAYING", "OVER"]
+
+
+def _token(card: int) -> str:
+    return str(OKEY_CARDS[card])
+
+
+def _slots_json(slots: list[int | None]) -> list[str | None]:
+    return [None if c is None else _token(c) for c in slots]
+
+
+class OkeyCardsState:
+    """A whole game: ``deck`` top first, 5 hand slots, 3 field slots, discards, the scored
+    combinations (in order) and the score."""
+
+    __slots__ = (
+        "deck",
+        "discards",
+        "field",
+        "hand",
+        "last_result",
+        "options",
+        "phase",
+        "played",
+        "score",
+        "termination",
+    )
+
+    def __init__(self, options: OkeyCardsOptions, deck: list[int]) -> None:
+        self.options = options
+        self.deck = deck
+        self.hand: list[int | None] = [None] * HAND_SLOTS
+        self.field: list[int | None] = [None] * FIELD_SLOTS
+        self.discards: list[int] = []
+        self.played: list[tuple[tuple[int, int, int], int]] = []
+        self.score = 0
+        self.phase: Phase = "READY"
+        self.termination: str | None = None
+        self.last_result: dict[str, JSON] | None = None
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def seats(self) -> int:
+        """Return the number of seats (always 1)."""
+        return 1
+
+    def hand_cards(self) -> list[int]:
+        """Return the cards in the hand, in slot order."""
+        return [c for c in self.hand if c is not None]
+
+    def field_cards(self) -> list[int]:
+        """Return the cards on the field, in slot order."""
+        return [c for c in self.field if c is not None]
+
+    def to_act(self) -> frozenset[Seat]:
+        """Return {0} while the game goes on, else the empty set."""
+        return frozenset() if self.phase == "OVER" else frozenset({0})
+
+    def legal_actions(self, seat: Seat) -> tuple[Action, ...]:
+        """Return every legal action in canonical order: draw, select, unselect, discard
+        (cards by id), quit."""
+        if seat != 0 or self.phase == "OVER":
+            return ()
+        out: list[Action] = []
+        hand = sorted(self.hand_cards())
+        field = sorted(self.field_cards())
+        if self.deck and len(hand) + len(field) < HAND_SLOTS:
+            out.append(Draw())
+        if len(field) < FIELD_SLOTS:
+            out += [Select(OKEY_CARDS[c]) for c in hand]
+        out += [Unselect(OKEY_CARDS[c]) for c in field]
+        out += [Discard(OKEY_CARDS[c]) for c in hand]
+        out.append(Quit())
+        return tuple(out)
+
+    def outcome(self) -> Outcome | None:
+        """Return the outcome once the game is over (seat 0 ranks 1), else None."""
+        if self.phase != "OVER":
+            return None
+        return Outcome((self.score,), (1,), frozenset({0}), self.termination or "quit")
+
+    # ------------------------------------------------------------------ actions
+
+    def _check(self, seat: Seat, action: Action) -> None:
+        if seat != 0:
+            raise IllegalAction("NOT_YOUR_TURN", f"okey-cards has one seat, not seat {seat}")
+        if self.phase == "OVER":
+            raise IllegalAction("GAME_OVER", f"{action}: the game is over")
+        if isinstance(action, Draw):
+            if not self.deck:
+                raise IllegalAction("DECK_EMPTY", "draw: no cards left in the deck")
+            if len(self.hand_cards()) + len(self.field_cards()) >= HAND_SLOTS:
+                raise IllegalAction("HAND_FULL", "draw: hand and field already hold 5 cards")
+        elif isinstance(action, Select | Discard):
+            if action.card.id not in self.hand:
+                raise IllegalAction("NOT_IN_HAND", f"{action}: {action.card} is not in the hand")
+            if isinstance(action, Select) and None not in self.field:
+                raise IllegalAction("FIELD_FULL", f"{action}: the field is full")
+        elif isinstance(action, Unselect):
+            if action.card.id not in self.field:
+                raise IllegalAction("NOT_ON_FIELD", f"{action}: {action.card} is not on the field")
+        elif not isinstance(action, Quit):
+            raise IllegalAction("UNKNOWN_ACTION", f"not an okey-cards action: {action!r}")
+
+    def apply(self, seat: Seat, action: Action) -> tuple[Event, ...]:
+        """Apply a legal action and return its events, or raise ``IllegalAction`` (reason
+        codes of section 5) leaving the state unchanged."""
+        self._check(seat, action)
+        events: list[Event] = []
+        if isinstance(action, Draw):
+            events.append(self._draw())
+        elif isinstance(action, Select):
+            events += self._select(action.card.id)
+        elif isinstance(action, Unselect):
+            self._to_hand(action.card.id)
+            events.append(Event("unselect", {"card": str(action.card)}, 0))
+        elif isinstance(action, Discard):
+            self.hand[self.hand.index(action.card.id)] = None
+            self.discards.append(action.card.id)
+            events.append(Event("discard", {"card": str(action.card)}, 0))
+        else:
+            events.append(Event("quit", {"score": self.score}, 0))
+            return tuple(events + self._end("quit"))
+        return tuple(events + self._auto_end())
+
+    def _draw(self) -> Event:
+        room = HAND_SLOTS - len(self.hand_cards()) - len(self.field_cards())
+        count = min(1 if self.options.draw_mode == "single" else room, len(self.deck))
+        drawn = self.deck[:count]
+        del self.deck[:count]
+        for card in drawn:
+            self.hand[self.hand.index(None)] = card
+        self.phase = "PLAYING"
+        return Event(
+            "draw",
+            {"count": count, "deck_count": len(self.deck)},
+            0,
+            {"cards": [_token(c) for c in drawn]},
+        )
+
+    def _to_hand(self, card: int) -> None:
+        self.field[self.field.index(card)] = None
+        self.hand[self.hand.index(None)] = card
+
+    def _select(self, card: int) -> list[Event]:
+        slot = self.field.index(None)
+        self.hand[self.hand.index(card)] = None
+        self.field[slot] = card
+        events = [Event("select", {"card": _token(card), "slot": slot}, 0)]
+        if None in self.field:
+            return events
+        a, b, c = (x for x in self.field if x is not None)
+        combo = classify((a, b, c))
+        if combo is None:
+            for x in (a, b, c):
+                self._to_hand(x)
+            events.append(Event("invalid", {"cards": [_token(x) for x in (a, b, c)]}, 0))
+            return events
+        value = points(combo, self.options.score_table)
+        self.field = [None] * FIELD_SLOTS
+        self.played.append(((a, b, c), value))
+        self.score += value
+        events.append(Event("combination", {**self._line((a, b, c), value), "score": self.score}))
+        return events
+
+    def _line(self, cards: tuple[int, int, int], value: int) -> dict[str, JSON]:
+        combo = classify(cards)
+        assert combo is not None
+        return {
+            "cards": [_token(c) for c in cards],
+            "type": combo.kind,
+            "same_colour": combo.same_colour,
+            "points": value,
+        }
+
+    def _auto_end(self) -> list[Event]:
+        if self.deck:
+            return []
+        left = self.hand_cards() + self.field_cards()
+        if not left:
+            return self._end("cards_used")
+        mask = sum(1 << c for c in left)
+        if self.options.auto_end and not has_combination(mask):
+            return self._end("no_combination")
+        return []
+
+    def _end(self, termination: str) -> list[Event]:
+        self.phase = "OVER"
+        self.termination = termination
+        tier = reward(self.score, self.options.reward_thresholds)
+        result: dict[str, JSON] = {
+            "hand_number": 1,
+            "hands": [[_token(c) for c in self.hand_cards() + self.field_cards()]],
+            "lines": [self._line(cards, value) for cards, value in self.played],
+            "discards": [_token(c) for c in self.discards],
+            "score": self.score,
+            "scores": [self.score],
+            "reward": tier,
+            "termination": termination,
+        }
+        self.last_result = result
+        over = {
+            "scores": [self.score],
+            "ranks": [1],
+            "winners": [0],
+            "reward": tier,
+            "termination": termination,
+        }
+        return [Event("hand_over", result), Event("match_over", over)]
+
+    # ------------------------------------------------------------------ views
+
+    def observation(self, viewer: Seat | None) -> dict[str, JSON]:
+        """Return what ``viewer`` may know (see the package docstring for the keys)."""
+        opts = self.options
+        obs: dict[str, JSON] = {
+            "game": "okey-cards",
+            "seat": viewer,
+            "phase": self.phase,
+            "to_act": sorted(self.to_act()),
+            "hand_number": 1,
+            "first": 0,
+            "hand_count": len(self.hand_cards()),
+            "field": _slots_json(self.field),
+            "deck_count": len(self.deck),
+            "discards": [_token(c) for c in self.discards],
+            "played": [self._line(cards, value) for cards, value in self.played],
+            "score": self.score,
+            "scores": [self.score],
+            "reward": reward(self.score, opts.reward_thresholds),
+            "reward_thresholds": list(opts.reward_thresholds),
+            "score_table": opts.score_table,
+            "draw_mode": opts.draw_mode,
+            "confirm_discard": opts.confirm_discard,
+            "auto_end": opts.auto_end,
+            "last_result": self.last_result,
+            "over": self.phase == "OVER",
+        }
+        if viewer == 0:
+            obs["hand"] = [_token(c) for c in self.hand_cards()]
+            obs["hand_slots"] = _slots_json(self.hand)
+        return obs
+
+    def snapshot(self) -> JSON:
+        """Return the whole state, hidden cards included, as canonical JSON."""
+        return {
+            "deck": [_token(c) for c in self.deck],
+            "hand": _slots_json(self.hand),
+            "field": _slots_json(self.field),
+            "discards": [_token(c) for c in self.discards],
+            "played": [[[_token(c) for c in cards], value] for cards, value in self.played],
+            "score": self.score,
+            "phase": self.phase,
+            "termination": self.termination,
+        }
+
+    def check_invariants(self) -> None:
+        """Raise ``EngineBug`` when a card is not in exactly one place, the hand limit is
+        broken or the score does not add up; return None otherwise."""
+        places = [*self.deck, *self.hand_cards(), *self.field_cards(), *self.discards]
+        places += [c for cards, _ in self.played for c in cards]
+        if sorted(places) != list(range(CARD_COUNT)):
+            raise EngineBug(f"okey-cards: cards not in exactly one place: {self.snapshot()}")
+        held = len(self.hand_cards()) + len(self.field_cards())
+        if held > HAND_SLOTS or None not in self.field:
+            raise EngineBug(f"okey-cards: hand limit or field broken: {self.snapshot()}")
+        table = self.options.score_table
+        for cards, value in self.played:
+            combo = classify(cards)
+            if combo is None or points(combo, table) != value:
+                raise EngineBug(f"okey-cards: {cards} scored {value}")
+        total = sum(value for _, value in self.played)
+        if self.score != total or self.score > best_total((1 << CARD_COUNT) - 1, table):
+            raise EngineBug(f"okey-cards: score {self.score} but combinations sum to {total}")
+        if (self.phase == "READY") != (len(self.deck) == CARD_COUNT and self.termination is None):
+            raise EngineBug(f"okey-cards: phase {self.phase} with {len(self.deck)} cards left")
+        if (self.phase == "OVER") != (self.termination is not None):
+            raise EngineBug(f"okey-cards: phase {self.phase}, termination {self.termination}")
+
+    def copy(self) -> OkeyCardsState:
+        """Return an independent copy of the state."""
+        other = OkeyCardsState(self.options, list(self.deck))
+        other.hand = list(self.hand)
+        other.field = list(self.field)
+        other.discards = list(self.discards)
+        other.played = list(self.played)
+        other.score = self.score
+        other.phase = self.phase
+        other.termination = self.termination
+        other.last_result = self.last_result
+        return other
+
+    def __deepcopy__(self, memo: dict[int, object]) -> OkeyCardsState:
+        return self.copy()
+
+    def shuffled_hidden(self, viewer: Seat | None, rng: random.Random) -> OkeyCardsState:
+        """Return a copy with the deck order permuted (and, for a spectator before the end,
+        the hand cards mixed into the deck), everything ``viewer`` knows unchanged."""
+        other = self.copy()
+        mixed = viewer is None and self.phase != "OVER"
+        slots = [i for i, c in enumerate(self.hand) if c is not None] if mixed else []
+        pool = [*other.deck, *(self.hand_cards() if mixed else [])]
+        rng.shuffle(pool)
+        other.deck = pool[: len(self.deck)]
+        for i, card in zip(slots, pool[len(self.deck) :], strict=True):
+            other.hand[i] = card
+        return other

@@ -21,7 +21,7 @@ from meldhall.games.okey_cards.combos import (
 )
 from meldhall.games.okey_cards.options import OkeyCardsOptions
 from meldhall.games.okey_cards.state import OkeyCardsState
-from meldhall.games.okey_cards.summary import reward_shares
+from meldhall.games.okey_cards.summary import reward_line
 
 _INPUT_KEYS = {"meld": {"tiles", "type"}, "best": {"tiles"}, "score": {"score"}}
 
@@ -104,7 +104,7 @@ class OkeyCardsGame:
             out["same_colour"] = combo.same_colour
         return out
 
-    def summary(self, outcomes: Sequence[Outcome], options: Any) -> dict[str, float]:
-        """Return the share of games ending in each reward tier (``bronze``, ``silver``,
-        ``gold``) for the simulate command."""
-        return reward_shares([o.scores[0] for o in outcomes], options.reward_thresholds)
+    def summarize(self, outcomes: Sequence[Outcome]) -> list[str]:
+        """Return the lines ``meldhall simulate`` prints after its table: the share of games
+        reaching each reward tier (default thresholds 300 and 400)."""
+        return [reward_line([o.scores[0] for o in outcomes])]

@@ -1,0 +1,337 @@
+"""The questions games ask the solver, on count arrays (see the package docstring)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from functools import lru_cache
+from typing import Literal
+
+from meldhall.core.solver.melds import Meld, Solution
+from meldhall.core.solver.rules import LadderValue, MeldRules
+from meldhall.core.solver.search import NEG, FrontSearch, Search
+from meldhall.core.solver.universe import (
+    FIELD,
+    Template,
+    Universe,
+    compile_universe,
+    decode,
+    encode,
+)
+
+Objective = Literal["value", "placed"]
+OpeningObjective = Literal["value", "placed", "naturals"]
+Counts = Sequence[int]
+
+_SCALE = 1 << 24
+"""Weight of the main objective over the tie-break in one score."""
+
+
+def _score(objective: str) -> Callable[[Template], int]:
+    if objective == "value":
+        return lambda t: t.value * _SCALE + t.naturals + t.jokers
+    if objective == "placed":
+        return lambda t: (t.naturals + t.jokers) * _SCALE + t.value
+    raise ValueError(f"objective must be 'value' or 'placed', got {objective!r}")
+
+
+def _solution(
+    melds: tuple[Template, ...], hand: int, rules: MeldRules, placed: int | None = None
+) -> Solution:
+    rest = hand - sum(t.mask for t in melds)
+    leftover, jokers = decode(rest, rules)
+    size = sum(t.naturals + t.jokers for t in melds)
+    return Solution(
+        melds=tuple(t.meld for t in melds),
+        value=sum(t.value for t in melds),
+        placed=size if placed is None else placed,
+        leftover=leftover,
+        leftover_jokers=jokers,
+    )
+
+
+def _search(
+    hand: int, jokers: int, rules: MeldRules, free: list[int], free_jokers: int, objective: str
+) -> tuple[Template, ...] | None:
+    search = Search(compile_universe(rules, jokers), _score(objective), free, free_jokers)
+    if search.best(hand) == NEG:
+        return None
+    return search.melds(hand)
+
+
+def is_winning(counts: Counts, jokers: int, rules: MeldRules) -> bool:
+    """Return True when every tile (jokers included) fits in some meld.
+
+    >>> from meldhall.core.solver.rules import RUMMIKUB
+    >>> hand = [0] * 52
+    >>> hand[0:5] = [1, 1, 1, 1, 1]           # colour 0: 1 2 3 4 5
+    >>> is_winning(hand, 1, RUMMIKUB), is_winning(hand[:3] + [0] * 49, 1, RUMMIKUB)
+    (True, True)
+    >>> is_winning(hand[:2] + [0] * 50, 0, RUMMIKUB)
+    False
+    """
+    return winning_partition(counts, jokers, rules) is not None
+
+
+def winning_partition(counts: Counts, jokers: int, rules: MeldRules) -> Solution | None:
+    """Return the most valuable partition of the whole hand into melds, or None."""
+    hand = encode(counts, jokers, rules)
+    melds = _search(hand, jokers, rules, [0] * rules.kinds, 0, "value")
+    return None if melds is None else _solution(melds, hand, rules)
+
+
+def best_partition(
+    counts: Counts, jokers: int, rules: MeldRules, objective: Objective = "value"
+) -> Solution:
+    """Return disjoint melds among the tiles (not all must be used) with the most value
+    (ties: more tiles placed) or, with ``objective="placed"``, the most tiles placed (ties:
+    more value).
+
+    >>> from meldhall.core.solver.rules import RUMMIKUB
+    >>> hand = [0] * 52
+    >>> hand[10:13] = [1, 1, 1]               # colour 0: 11 12 13
+    >>> hand[0] = hand[13] = hand[26] = 1     # 1 in colours 0, 1, 2
+    >>> sol = best_partition(hand, 0, RUMMIKUB)
+    >>> sol.value, sol.placed, [m.kind for m in sol.melds]
+    (39, 6, ['set', 'run'])
+    """
+    hand = encode(counts, jokers, rules)
+    melds = _search(hand, jokers, rules, list(counts), jokers, objective)
+    assert melds is not None  # leaving everything out is always possible
+    return _solution(melds, hand, rules)
+
+
+def max_placed_with_table(
+    table_counts: Counts,
+    table_jokers: int,
+    rack_counts: Counts,
+    rack_jokers: int,
+    rules: MeldRules,
+) -> Solution:
+    """Return melds holding every table tile and as many rack tiles as possible (ties: more
+    value); ``placed`` counts the rack tiles placed, ``leftover`` the rack tiles kept.
+    Raises ValueError when the table tiles alone cannot all be placed.
+
+    >>> from meldhall.core.solver.rules import RUMMIKUB
+    >>> table, rack = [0] * 52, [0] * 52
+    >>> table[4:7] = [1, 1, 1]                # on the table: 5 6 7 of colour 0
+    >>> rack[3] = rack[8] = 1                 # in the rack: 4 and 9 of colour 0
+    >>> max_placed_with_table(table, 0, rack, 1, RUMMIKUB).placed    # 4 5 6 7 J 9
+    3
+    """
+    total = [t + r for t, r in zip(table_counts, rack_counts, strict=True)]
+    hand = encode(total, table_jokers + rack_jokers, rules)
+    melds = _search(
+        hand, table_jokers + rack_jokers, rules, list(rack_counts), rack_jokers, "placed"
+    )
+    if melds is None:
+        raise ValueError("the table tiles cannot all be placed in melds")
+    table_size = sum(table_counts) + table_jokers
+    placed = sum(t.naturals + t.jokers for t in melds) - table_size
+    return _solution(melds, hand, rules, placed)
+
+
+def tiles_left(counts: Counts, jokers: int, rules: MeldRules) -> int:
+    """Return how many tiles stay out of melds when the most tiles are placed.
+
+    >>> from meldhall.core.solver.rules import RUMMIKUB
+    >>> tiles_left([1, 1, 1, 1] + [0] * 48, 1, RUMMIKUB)
+    0
+    """
+    sol = best_partition(counts, jokers, rules, "placed")
+    return sum(counts) + jokers - sol.placed
+
+
+def best_opening(
+    counts: Counts,
+    jokers: int,
+    rules: MeldRules,
+    need: int,
+    objective: OpeningObjective = "value",
+) -> tuple[Solution, bool]:
+    """Return an opening and whether it is worth at least ``need``.
+
+    ``value``: the most valuable melds (ties: more tiles). ``placed``: among openings worth at
+    least ``need``, the most tiles placed (ties: more value); ``naturals``: the same counting
+    natural tiles only (jokers kept back when they add no tile), rummikub-solver's
+    ``SolverMode.INITIAL``. When no opening reaches ``need``, the most valuable melds.
+
+    >>> from meldhall.core.solver.rules import RUMMIKUB
+    >>> hand = [0] * 52
+    >>> hand[8:13] = [1, 1, 1, 1, 1]          # colour 0: 9 10 11 12 13
+    >>> hand[13] = hand[26] = hand[39] = 1    # the 1 of colours 1, 2, 3
+    >>> sol, ok = best_opening(hand, 0, RUMMIKUB, 30, "placed")
+    >>> ok, sol.placed, sol.value
+    (True, 8, 58)
+    >>> best_opening(hand[:13] + [0] * 39, 0, RUMMIKUB, 60)[1]
+    False
+    """
+    if objective == "value":
+        sol = best_partition(counts, jokers, rules, "value")
+        return sol, sol.value >= need
+    if objective not in ("placed", "naturals"):
+        raise ValueError(f"objective must be value, placed or naturals, got {objective!r}")
+    hand = encode(counts, jokers, rules)
+    weight = _weight_naturals if objective == "naturals" else _weight_placed
+    search = FrontSearch(compile_universe(rules, jokers), weight)
+    front = search.front(hand)
+    reached = [(w, v) for w, v in front.items() if v >= need]
+    if not reached:
+        return best_partition(counts, jokers, rules, "value"), False
+    w, v = max(reached)
+    return _solution(search.melds(hand, w, v), hand, rules), True
+
+
+def _weight_naturals(t: Template) -> int:
+    return t.naturals
+
+
+def _weight_placed(t: Template) -> int:
+    return t.naturals + t.jokers
+
+
+def best_pairs(
+    counts: Counts,
+    jokers: int,
+    rules: MeldRules,
+    joker_identity: tuple[int, int] | None = None,
+) -> Solution:
+    """Return the most valuable disjoint pairs (ties: more tiles): two identical tiles, a
+    joker with any tile, or two jokers standing for ``joker_identity`` (colour, number), by
+    default the most valuable number with its colour open. Pairs are worth ``rules.value``:
+    their number with ``LadderValue`` (okey-ladder 6.3), the sum of both slots with TileSum.
+
+    >>> from meldhall.core.solver.rules import LadderValue, MeldRules
+    >>> ladder = MeldRules(value=LadderValue())
+    >>> hand = [0] * 52
+    >>> hand[8], hand[12], hand[30] = 2, 1, 1     # two R9, one R13, one Y5
+    >>> sol = best_pairs(hand, 1, ladder)
+    >>> sol.value, sol.placed, sol.leftover[30]
+    (22, 4, 1)
+    """
+    hand = encode(counts, jokers, rules)
+    n = rules.numbers
+    pairs: list[Meld] = []
+    singles: list[Meld] = []
+    broken: list[tuple[int, Meld, Meld]] = []
+    for k, c in enumerate(counts):
+        face = (k // n, k % n + 1)
+        whole = Meld("pair", (face, face), (face, face), _pair_value(rules, face[1], 0))
+        half = Meld("pair", (face, None), (face, face), _pair_value(rules, face[1], 1))
+        pairs.extend([whole] * (c // 2))
+        if c % 2:
+            singles.append(half)
+        if c >= 2:
+            broken.append((2 * half.value - whole.value, whole, half))
+    singles.sort(key=lambda m: -m.value)
+    broken.sort(key=lambda b: -b[0])
+    double = _double_joker_pair(rules, joker_identity)
+    best: tuple[tuple[int, int], list[Meld]] = ((-1, -1), [])
+    for jj in range(jokers // 2 + 1):
+        for nb in range(min(len(broken), (jokers - 2 * jj) // 2) + 1):
+            ns = min(len(singles), jokers - 2 * jj - 2 * nb)
+            kept = list(pairs)
+            for _, whole, half in broken[:nb]:
+                kept.remove(whole)
+                kept.extend([half, half])
+            melds = kept + singles[:ns] + [double] * jj
+            key = (sum(m.value for m in melds), 2 * len(melds))
+            if key > best[0]:
+                best = (key, melds)
+    melds = sorted(best[1], key=lambda m: (m.tiles[0] is None, m.tiles))
+    used = [0] * rules.kinds
+    jokers_used = 0
+    for m in melds:
+        for t in m.tiles:
+            if t is None:
+                jokers_used += 1
+            else:
+                used[t[0] * n + t[1] - 1] += 1
+    rest = tuple(c - u for c, u in zip(decode(hand, rules)[0], used, strict=True))
+    return Solution(tuple(melds), best[0][0], best[0][1], rest, jokers - jokers_used)
+
+
+def _pair_value(rules: MeldRules, number: int, jokers: int) -> int:
+    if isinstance(rules.value, LadderValue):
+        return number
+    v = rules.value.tile_value(number, top=False)
+    jv = v if rules.value.joker_value is None else rules.value.joker_value
+    return v * (2 - jokers) + jv * jokers
+
+
+def _double_joker_pair(rules: MeldRules, identity: tuple[int, int] | None) -> Meld:
+    if identity is not None:
+        return Meld("pair", (None, None), (identity, identity), _pair_value(rules, identity[1], 2))
+    number = max(range(1, rules.numbers + 1), key=lambda x: (_pair_value(rules, x, 2), x))
+    stands: tuple[int | None, int] = (None, number)
+    return Meld("pair", (None, None), (stands, stands), _pair_value(rules, number, 2))
+
+
+def distance_to_win(counts: Counts, jokers: int, rules: MeldRules) -> int:
+    """Return the fewest tiles to exchange (take one out, bring any tile in) for a winning
+    hand: 0 when winning. Tiles brought in count as wild, so the answer is exact while any tile
+    may be brought in; it is a lower bound where copies run out, and where a meld of jokers
+    alone breaks ``min_natural`` (jokers brought in may form a meld on their own).
+    Raises ValueError when no hand of this size wins.
+
+    >>> from meldhall.core.solver.rules import RUMMIKUB
+    >>> hand = [0] * 52
+    >>> hand[0:4] = [1, 1, 0, 1]              # colour 0: 1 2 4
+    >>> hand[20] = 1                          # colour 1: 8
+    >>> distance_to_win(hand, 0, RUMMIKUB)    # the 8 out, a 3 in: 1 2 3 4
+    1
+    """
+    size = sum(counts) + jokers
+    hand = encode(counts, jokers, rules)
+    top = max(rules.max_run, rules.max_set)
+    for d in range(size + 1):
+        wilds = jokers + d
+        universe = compile_universe(rules, min(wilds, top), True)
+        if _can_win(universe, hand + (d << universe.joker_shift), d, {}, _wild_sizes(rules)):
+            return d
+    raise ValueError(f"no winning hand has {size} tiles")
+
+
+@lru_cache(maxsize=16)
+def _wild_sizes(rules: MeldRules) -> frozenset[int]:
+    """Return the joker counts up to 128 that jokers-only melds can hold exactly."""
+    sizes = [*range(rules.min_run, rules.max_run + 1), *range(rules.min_set, rules.max_set + 1)]
+    ok = {0}
+    for j in range(1, 129):
+        if any(j - s in ok for s in sizes if s <= j):
+            ok.add(j)
+    return frozenset(ok)
+
+
+def _can_win(
+    u: Universe, hand: int, budget: int, memo: dict[int, bool], wild: frozenset[int]
+) -> bool:
+    key = hand << 8 | budget
+    got = memo.get(key)
+    if got is not None:
+        return got
+    nat = hand & u.natural_mask
+    if not nat:
+        result = budget == 0 and (hand >> u.joker_shift) in wild
+    else:
+        k = ((nat & -nat).bit_length() - 1) // FIELD
+        result = budget > 0 and _can_win(u, hand - (1 << (FIELD * k)), budget - 1, memo, wild)
+        if not result:
+            for t in u.by_low[k]:
+                r = (hand | u.guard) - t.mask
+                if r & u.guard == u.guard and _can_win(u, r ^ u.guard, budget, memo, wild):
+                    result = True
+                    break
+    memo[key] = result
+    return result
+
+
+__all__ = [
+    "best_opening",
+    "best_pairs",
+    "best_partition",
+    "distance_to_win",
+    "is_winning",
+    "max_placed_with_table",
+    "tiles_left",
+    "winning_partition",
+]

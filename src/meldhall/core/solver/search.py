@@ -1,0 +1,249 @@
+"""The exact search: a memoised recursion over packed hands.
+
+The recursion looks at the lowest natural kind k still in the hand. First it decides how many
+copies of k stay out of every meld (at most the copies that may be left: rack copies; table
+copies must be placed), then it covers the other copies one at a time by a meld whose lowest
+natural tile is k. Copies already taken by melds are counted as table copies first, which is
+never worse, so the number of copies of k that may be left is min(copies now, rack copies).
+Jokers left when no natural tile remains go into jokers-only melds (when the rules allow
+them) or stay out; table jokers must be placed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from meldhall.core.solver.universe import FIELD, Template, Universe
+
+NEG = -(1 << 60)
+"""Score of an impossible state (a table tile or joker that cannot be placed)."""
+
+Score = Callable[[Template], int]
+
+
+class Search:
+    """One question on one hand: ``best(hand)`` is the best total score of disjoint melds."""
+
+    __slots__ = ("_end", "_free", "_free_jokers", "_memo", "_score", "_u")
+
+    def __init__(self, universe: Universe, score: Score, free: list[int], free_jokers: int) -> None:
+        self._u = universe
+        self._score = {t.mask: score(t) for group in universe.by_low for t in group}
+        for t in universe.wild:
+            self._score[t.mask] = score(t)
+        self._free = free
+        self._free_jokers = free_jokers
+        self._memo: dict[int, int] = {}
+        self._end: dict[int, tuple[int, tuple[Template, ...]]] = {}
+
+    def best(self, hand: int, must: int = 0) -> int:
+        """Return the best score from ``hand`` (``must``: no more copies of the lowest kind may
+        be left out)."""
+        key = hand << 1 | must
+        memo = self._memo
+        got = memo.get(key)
+        if got is not None:
+            return got
+        u = self._u
+        nat = hand & u.natural_mask
+        if not nat:
+            result = self._jokers_only(hand >> u.joker_shift)[0]
+        else:
+            k = ((nat & -nat).bit_length() - 1) // FIELD
+            shift = FIELD * k
+            count = (hand >> shift) & 15
+            result = NEG
+            if not must:
+                for left in range(min(count, self._free[k]) + 1):
+                    rest = hand - (left << shift)
+                    got = self.best(rest, 1 if left < count else 0)
+                    if got > result:
+                        result = got
+            else:
+                guard = u.guard
+                score = self._score
+                for t in u.by_low[k]:
+                    r = (hand | guard) - t.mask
+                    if r & guard == guard:
+                        rest = r ^ guard
+                        got = self.best(rest, 1 if (rest >> shift) & 15 else 0)
+                        if got > NEG:
+                            got += score[t.mask]
+                            if got > result:
+                                result = got
+        memo[key] = result
+        return result
+
+    def melds(self, hand: int) -> tuple[Template, ...]:
+        """Return the melds of a best answer from ``hand`` (after ``best(hand)``)."""
+        out: list[Template] = []
+        must = 0
+        u = self._u
+        while True:
+            target = self.best(hand, must)
+            nat = hand & u.natural_mask
+            if not nat:
+                out.extend(self._jokers_only(hand >> u.joker_shift)[1])
+                return tuple(out)
+            k = ((nat & -nat).bit_length() - 1) // FIELD
+            shift = FIELD * k
+            count = (hand >> shift) & 15
+            if not must:
+                for left in range(min(count, self._free[k]) + 1):
+                    nxt = 1 if left < count else 0
+                    if self.best(hand - (left << shift), nxt) == target:
+                        hand, must = hand - (left << shift), nxt
+                        break
+                continue
+            for t in u.by_low[k]:
+                r = (hand | u.guard) - t.mask
+                if r & u.guard == u.guard:
+                    rest = r ^ u.guard
+                    nxt = 1 if (rest >> shift) & 15 else 0
+                    got = self.best(rest, nxt)
+                    if got > NEG and got + self._score[t.mask] == target:
+                        out.append(t)
+                        hand, must = rest, nxt
+                        break
+
+    def _jokers_only(self, jokers: int) -> tuple[int, tuple[Template, ...]]:
+        """Return the best score and melds for ``jokers`` left without natural tiles: all of
+        the table jokers (beyond the free ones) must be placed."""
+        got = self._end.get(jokers)
+        if got is not None:
+            return got
+        # best[j] = best score and melds using exactly j jokers in jokers-only melds
+        best: list[tuple[int, tuple[Template, ...]] | None] = [None] * (jokers + 1)
+        best[0] = (0, ())
+        for j in range(1, jokers + 1):
+            for t in self._u.wild:
+                prev = best[j - t.jokers] if t.jokers <= j else None
+                if prev is not None:
+                    cand = (prev[0] + self._score[t.mask], (*prev[1], t))
+                    cur = best[j]
+                    if cur is None or cand[0] > cur[0]:
+                        best[j] = cand
+        result: tuple[int, tuple[Template, ...]] = (NEG, ())
+        for used in range(max(0, jokers - self._free_jokers), jokers + 1):
+            cand_ = best[used]
+            if cand_ is not None and cand_[0] > result[0]:
+                result = cand_
+        self._end[jokers] = result
+        return result
+
+
+Front = dict[int, int]
+"""A Pareto front: weight (tiles placed) → the best value reaching exactly that weight."""
+
+
+class FrontSearch:
+    """Openings: for every number of tiles placed, the most valuable disjoint melds placing
+    exactly that many (``weight`` counts the tiles of a meld that matter: all, or naturals)."""
+
+    __slots__ = ("_memo", "_u", "_weight", "_wild")
+
+    def __init__(self, universe: Universe, weight: Callable[[Template], int]) -> None:
+        self._u = universe
+        self._weight = {t.mask: weight(t) for group in universe.by_low for t in group}
+        self._wild: dict[int, Front] = {}
+        for t in universe.wild:
+            self._weight[t.mask] = weight(t)
+        self._memo: dict[int, Front] = {}
+
+    def front(self, hand: int, must: int = 0) -> Front:
+        """Return the front of ``hand`` (every natural tile may stay out)."""
+        key = hand << 1 | must
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        u = self._u
+        nat = hand & u.natural_mask
+        if not nat:
+            result = self._jokers_only(hand >> u.joker_shift)
+        else:
+            k = ((nat & -nat).bit_length() - 1) // FIELD
+            shift = FIELD * k
+            count = (hand >> shift) & 15
+            if not must:
+                result = dict(self.front(hand - (count << shift), 0))
+                for left in range(count):
+                    _merge(result, self.front(hand - (left << shift), 1), 0, 0)
+            else:
+                result = {}
+                guard = u.guard
+                weight = self._weight
+                for t in u.by_low[k]:
+                    r = (hand | guard) - t.mask
+                    if r & guard == guard:
+                        rest = r ^ guard
+                        sub = self.front(rest, 1 if (rest >> shift) & 15 else 0)
+                        _merge(result, sub, weight[t.mask], t.value)
+        self._memo[key] = result
+        return result
+
+    def melds(self, hand: int, weight: int, value: int) -> tuple[Template, ...]:
+        """Return melds of ``hand`` placing ``weight`` and worth ``value`` (an entry of the
+        front of ``hand``)."""
+        out: list[Template] = []
+        must = 0
+        u = self._u
+        while True:
+            nat = hand & u.natural_mask
+            if not nat:
+                out.extend(self._wild_melds(hand >> u.joker_shift, weight, value))
+                return tuple(out)
+            k = ((nat & -nat).bit_length() - 1) // FIELD
+            shift = FIELD * k
+            count = (hand >> shift) & 15
+            if not must:
+                for left in range(count + 1):
+                    nxt = 1 if left < count else 0
+                    if self.front(hand - (left << shift), nxt).get(weight) == value:
+                        hand, must = hand - (left << shift), nxt
+                        break
+                continue
+            for t in u.by_low[k]:
+                r = (hand | u.guard) - t.mask
+                if r & u.guard == u.guard:
+                    rest = r ^ u.guard
+                    nxt = 1 if (rest >> shift) & 15 else 0
+                    w = self._weight[t.mask]
+                    if self.front(rest, nxt).get(weight - w) == value - t.value:
+                        out.append(t)
+                        hand, must, weight, value = rest, nxt, weight - w, value - t.value
+                        break
+
+    def _jokers_only(self, jokers: int) -> Front:
+        got = self._wild.get(jokers)
+        if got is not None:
+            return got
+        result: Front = {0: 0}
+        for t in self._u.wild:
+            if t.jokers <= jokers:
+                sub = self._jokers_only(jokers - t.jokers)
+                _merge(result, sub, self._weight[t.mask], t.value)
+        self._wild[jokers] = result
+        return result
+
+    def _wild_melds(self, jokers: int, weight: int, value: int) -> list[Template]:
+        out: list[Template] = []
+        while weight or value:
+            for t in self._u.wild:
+                if t.jokers <= jokers:
+                    w = self._weight[t.mask]
+                    sub = self._jokers_only(jokers - t.jokers)
+                    if sub.get(weight - w) == value - t.value:
+                        out.append(t)
+                        jokers, weight, value = jokers - t.jokers, weight - w, value - t.value
+                        break
+            else:
+                break
+        return out
+
+
+def _merge(into: Front, sub: Front, weight: int, value: int) -> None:
+    for w, v in sub.items():
+        w += weight
+        v += value
+        if v > into.get(w, NEG):
+            into[w] = v

@@ -1,0 +1,223 @@
+"""Every meld a rule set allows, compiled once per (rules, jokers) into bit masks.
+
+A hand is one int: the count of kind k (colour × numbers + number − 1) in bits 4k..4k+2 (bit
+4k+3 is a guard, so counts are at most 7), the jokers in an 8-bit field above the last kind.
+A meld is the same layout; ``(hand | GUARD) - mask`` keeps every guard bit exactly when the
+hand holds the meld, and then ``^ GUARD`` is what remains.
+
+Melds are stored once per (natural tiles, jokers), keeping the most valuable reading. When
+values add up over tiles, a run that splits into two valid runs is left out: its parts give
+the same tiles and the same value.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from itertools import combinations
+
+from meldhall.core.solver.melds import Face, Meld
+from meldhall.core.solver.rules import LadderValue, MeldRules, TileSum
+
+FIELD = 4
+MAX_COUNT = 7
+JOKER_FIELD = 8
+MAX_JOKERS = 127
+
+
+@dataclass(frozen=True, slots=True)
+class Template:
+    """A meld with its mask; ``low`` is its lowest natural kind (−1: jokers only)."""
+
+    mask: int
+    low: int
+    naturals: int
+    jokers: int
+    value: int
+    meld: Meld
+
+
+@dataclass(frozen=True, slots=True)
+class Universe:
+    """The compiled melds of one rule set: by lowest natural kind, and the jokers-only ones."""
+
+    kinds: int
+    joker_shift: int
+    guard: int
+    natural_mask: int
+    by_low: tuple[tuple[Template, ...], ...]
+    wild: tuple[Template, ...]
+
+
+def joker_shift(rules: MeldRules) -> int:
+    """Return the bit offset of the joker field."""
+    return rules.kinds * FIELD
+
+
+def encode(counts: Sequence[int], jokers: int, rules: MeldRules) -> int:
+    """Return the packed hand of a count array and a joker count (ValueError when out of range).
+
+    >>> encode([2, 0, 1] + [0] * 49, 1, MeldRules()) == 2 + (1 << 8) + (1 << 208)
+    True
+    """
+    if len(counts) != rules.kinds:
+        raise ValueError(f"counts need {rules.kinds} entries, got {len(counts)}")
+    if not 0 <= jokers <= MAX_JOKERS:
+        raise ValueError(f"jokers must be in 0..{MAX_JOKERS}, got {jokers}")
+    packed = jokers << joker_shift(rules)
+    for k, c in enumerate(counts):
+        if c:
+            if not 0 <= c <= MAX_COUNT:
+                raise ValueError(f"count of kind {k} must be in 0..{MAX_COUNT}, got {c}")
+            packed |= c << (FIELD * k)
+    return packed
+
+
+def decode(packed: int, rules: MeldRules) -> tuple[tuple[int, ...], int]:
+    """Return the count array and joker count of a packed hand."""
+    counts = tuple((packed >> (FIELD * k)) & 15 for k in range(rules.kinds))
+    return counts, packed >> joker_shift(rules)
+
+
+def _run_templates(rules: MeldRules, max_jokers: int, split: bool) -> list[Template]:
+    out: list[Template] = []
+    line = list(rules.positions())
+    n = rules.numbers
+    longest = rules.max_run
+    if split and rules.loose_jokers and rules.min_natural <= max(0, rules.min_run - max_jokers):
+        longest = min(longest, 2 * rules.min_run - 1)  # every longer run splits in two
+    for length in range(rules.min_run, longest + 1):
+        for start in range(len(line) - length + 1):
+            pos = line[start : start + length]
+            if pos[0] == 0 and pos[-1] == n + 1:
+                continue  # both_ends: 13-1 at the bottom and 13-1 at the top
+            top_jokers = min(max_jokers, length - rules.min_natural)
+            for j in range(top_jokers + 1):
+                for holes in combinations(range(length), j):
+                    if not _run_ok(rules, length, holes):
+                        continue
+                    if split and _run_splits(rules, length, holes):
+                        continue
+                    for colour in range(rules.colours):
+                        out.append(_run_template(rules, colour, pos, set(holes)))
+    return out
+
+
+def _run_ok(rules: MeldRules, length: int, holes: tuple[int, ...]) -> bool:
+    if length - len(holes) < rules.min_natural:
+        return False
+    if rules.loose_jokers or length <= rules.min_run or not holes:
+        return True
+    return holes[0] != 0 and holes[-1] != length - 1
+
+
+def _run_splits(rules: MeldRules, length: int, holes: tuple[int, ...]) -> bool:
+    for cut in range(rules.min_run, length - rules.min_run + 1):
+        left = tuple(h for h in holes if h < cut)
+        right = tuple(h - cut for h in holes if h >= cut)
+        if _run_ok(rules, cut, left) and _run_ok(rules, length - cut, right):
+            return True
+    return False
+
+
+def _run_template(rules: MeldRules, colour: int, pos: list[int], holes: set[int]) -> Template:
+    n = rules.numbers
+    tiles: list[Face | None] = []
+    stands: list[tuple[int | None, int]] = []
+    mask = 0
+    value = 0
+    for i, p in enumerate(pos):
+        number = rules.number_at(p)
+        stands.append((colour, number))
+        joker = i in holes
+        if joker:
+            tiles.append(None)
+        else:
+            tiles.append((colour, number))
+            mask += 1 << (FIELD * (colour * n + number - 1))
+        if isinstance(rules.value, TileSum):
+            value += rules.value.slot_value(number, top=p == n + 1, joker=joker)
+    if isinstance(rules.value, LadderValue):
+        top = pos[-1] if pos[-1] <= n else n + 1
+        value = rules.value.run_value(top=top, length=len(pos))
+    meld = Meld("run", tuple(tiles), tuple(stands), value)
+    return _template(rules, mask, len(holes), meld)
+
+
+def _set_templates(rules: MeldRules, max_jokers: int) -> list[Template]:
+    out: list[Template] = []
+    top = min(rules.max_set, rules.colours)
+    for number in range(1, rules.numbers + 1):
+        for size in range(rules.min_set, top + 1):
+            for j in range(min(max_jokers, size - rules.min_natural) + 1):
+                if j and not rules.loose_jokers and size > rules.min_set:
+                    continue
+                for colours in combinations(range(rules.colours), size - j):
+                    out.append(_set_template(rules, number, colours, j))
+    return out
+
+
+def _set_template(rules: MeldRules, number: int, colours: tuple[int, ...], j: int) -> Template:
+    n = rules.numbers
+    missing = [c for c in range(rules.colours) if c not in colours]
+    closed = len(colours) + j == rules.colours
+    tiles: list[Face | None] = [(c, number) for c in colours] + [None] * j
+    stands: list[tuple[int | None, int]] = [(c, number) for c in colours]
+    stands += [(missing[i] if closed else None, number) for i in range(j)]
+    size = len(tiles)
+    if isinstance(rules.value, TileSum):
+        v = rules.value.tile_value(number, top=False)
+        jv = v if rules.value.joker_value is None else rules.value.joker_value
+        value = v * len(colours) + jv * j
+    else:
+        value = rules.value.set_value(number, size=size)
+    mask = sum(1 << (FIELD * (c * n + number - 1)) for c in colours)
+    return _template(rules, mask, j, Meld("set", tuple(tiles), tuple(stands), value))
+
+
+def _template(rules: MeldRules, naturals_mask: int, jokers: int, meld: Meld) -> Template:
+    low = -1
+    if naturals_mask:
+        low = ((naturals_mask & -naturals_mask).bit_length() - 1) // FIELD
+    naturals = len(meld.tiles) - jokers
+    mask = naturals_mask + (jokers << joker_shift(rules))
+    return Template(mask, low, naturals, jokers, meld.value, meld)
+
+
+@lru_cache(maxsize=64)
+def compile_universe(rules: MeldRules, max_jokers: int, wild: bool = False) -> Universe:
+    """Return every meld of ``rules`` with at most ``max_jokers`` jokers.
+
+    ``wild``: compile for the distance question, where added tiles are wild and a meld may be
+    made of them alone (``min_natural`` 0), and runs are always split (tiles only matter).
+    """
+    if wild:
+        rules = _wild_rules(rules)
+    split = wild or rules.value.additive
+    best: dict[int, Template] = {}
+    for t in _run_templates(rules, max_jokers, split) + _set_templates(rules, max_jokers):
+        old = best.get(t.mask)
+        if old is None or t.value > old.value:
+            best[t.mask] = t
+    by_low: list[list[Template]] = [[] for _ in range(rules.kinds)]
+    wild_only: list[Template] = []
+    for t in best.values():
+        (wild_only if t.low < 0 else by_low[t.low]).append(t)
+    for group in by_low:
+        group.sort(key=lambda t: (-t.naturals - t.jokers, -t.value))
+    shift = joker_shift(rules)
+    guard = sum(1 << (FIELD * k + FIELD - 1) for k in range(rules.kinds))
+    guard |= 1 << (shift + JOKER_FIELD - 1)
+    return Universe(
+        kinds=rules.kinds,
+        joker_shift=shift,
+        guard=guard,
+        natural_mask=(1 << shift) - 1,
+        by_low=tuple(tuple(g) for g in by_low),
+        wild=tuple(wild_only),
+    )
+
+
+def _wild_rules(rules: MeldRules) -> MeldRules:
+    return replace(rules, min_natural=0)

@@ -1,0 +1,71 @@
+"""Faces, identities and tokens of okey tiles, on plain ints for the hot paths.
+
+A face is ``colour × 13 + number − 1`` (colours R, Y, B, K as in okey.md 2), so a numbered
+tile's face is ``tile_id // 2``; the false jokers are tiles 104 and 105. An identity (what a
+joker stands for) is a ``(colour letter or None, number)`` pair; ``None`` is an open colour,
+written ``?5``.
+
+>>> okey_face(OKEY_TILE_IDS["K13a"]), face_name(okey_face(OKEY_TILE_IDS["K13a"]))
+(39, 'K1')
+>>> identity_name(("K", 7)), identity_name((None, 5))
+('K7', '?5')
+"""
+
+from __future__ import annotations
+
+from meldhall.core.tiles import OKEY_COLOURS, OKEY_TILES
+
+FACES = 52
+"""Number of faces (4 colours × 13 numbers)."""
+
+FALSE_JOKERS = (104, 105)
+"""Tile ids of the two false jokers."""
+
+TILE_COUNT = 106
+
+Identity = tuple[str | None, int]
+"""What a joker stands for: (colour letter or None when open, number)."""
+
+TOKENS: tuple[str, ...] = tuple(str(t) for t in OKEY_TILES)
+"""The token of every tile id (``R5a``, ``Jb``)."""
+
+OKEY_TILE_IDS: dict[str, int] = {token: i for i, token in enumerate(TOKENS)}
+"""Tile id of every suffixed token."""
+
+
+def face_name(face: int) -> str:
+    """Return the face's token without copy suffix: ``face_name(4) == 'R5'``."""
+    return f"{OKEY_COLOURS[face // 13]}{face % 13 + 1}"
+
+
+def okey_face(indicator: int) -> int:
+    """Return the okey identity's face for an indicator tile id: same colour, next number,
+    1 after 13 (okey.md 2.1)."""
+    face = indicator // 2
+    return face - 12 if face % 13 == 12 else face + 1
+
+
+def identity_name(identity: Identity) -> str:
+    """Return an identity as the vectors write it: ``K7``, or ``?5`` for an open colour."""
+    colour, number = identity
+    return f"{colour or '?'}{number}"
+
+
+def effective_faces(tiles: list[int] | tuple[int, ...], okey: int) -> tuple[list[int], int]:
+    """Return (count per face, number of real jokers): false jokers count as the okey face,
+    real jokers (the tiles whose face is ``okey``) are wild."""
+    counts = [0] * FACES
+    wild = 0
+    for t in tiles:
+        if t >= 104:
+            counts[okey] += 1
+        elif t >> 1 == okey:
+            wild += 1
+        else:
+            counts[t >> 1] += 1
+    return counts, wild
+
+
+def is_real_joker(tile: int, okey: int) -> bool:
+    """Return True when ``tile`` is one of the two real jokers of okey face ``okey``."""
+    return tile < 104 and tile >> 1 == okey

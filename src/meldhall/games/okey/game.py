@@ -1,0 +1,47 @@
+"""The okey ``Game``: static facts and the entry points the platform calls."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meldhall.core.engine import JSON
+from meldhall.games.okey.actions import OkeyAction, action_from_json, parse_action
+from meldhall.games.okey.options import OkeyOptions, parse
+from meldhall.games.okey.state import OkeyState
+from meldhall.games.okey.vectors import answer_vector
+
+
+class OkeyGame:
+    """Classic Okey (okey.md): 106 tiles, indicator and jokers, 14 tiles or seven pairs."""
+
+    id = "okey"
+    title = "Okey"
+    min_seats = 2
+    max_seats = 4
+    default_seats = 4
+
+    def options(self, raw: Mapping[str, JSON] | None = None) -> OkeyOptions:
+        """Return validated options (defaults: the classic preset), or raise ``OptionsError``."""
+        return parse(raw)
+
+    def new_state(self, options: Any, seats: int, seed: bytes) -> OkeyState:
+        """Return a new match for ``seats`` players dealt from ``seed`` (``seats`` overrides
+        the option ``players``)."""
+        opts = options if isinstance(options, OkeyOptions) else parse(options)
+        return OkeyState(opts, seats, seed)
+
+    def parse_action(self, text: str) -> OkeyAction:
+        """Return the action of its text form, or raise ``ParseError``."""
+        return parse_action(text)
+
+    def action_from_json(self, data: JSON) -> OkeyAction:
+        """Return the action of its JSON form, or raise ``ParseError``."""
+        return action_from_json(data)
+
+    def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
+        """Return the expect fields of a ``hand`` or ``score`` vector."""
+        return answer_vector(kind, data, options)
+
+
+GAME = OkeyGame()

@@ -1,0 +1,97 @@
+"""What a seat may know of an Okey match (okey.md 5.1): the observation dict sent to bots and
+to the browser table.
+
+Keys (all JSON):
+
+- ``game`` ("okey"), ``seat`` (the viewer, None for a spectator), ``hand_number``.
+- ``phase``: "await_take" (the player to act holds 14 and takes or draws), "await_discard"
+  (holds 15 and discards), "match_over". ``to_act``: list of seats; ``turn``: the seat to act
+  (None when over). ``must_win``: the player to act took the last discard of an empty wall
+  and may only win.
+- ``dealer``, ``first_player``; ``dice``: [d1, d2, ...] of the canonical deal (None when
+  explicit).
+- ``indicator``: the face-up tile (token with copy, ``R4a``); ``okey``: the okey identity
+  (face, ``R5``): the two tiles with that face are the real jokers, false jokers (``Ja``,
+  ``Jb``) stand for it.
+- ``hand``: the viewer's own tiles (the rack) as tokens in id order (None for a spectator).
+- ``tile_counts``: tiles held per seat; ``wall_count``: tiles left to draw (the indicator is
+  never drawn); ``set_aside_count``: tiles out of play (explicit deals only).
+- ``discards``: per seat ``{"count", "top", "tiles"}``: pile size, top tile, and the whole
+  pile bottom to top where the viewer may look through it (own pile and the previous
+  player's, or every pile with ``discard_visibility = all``), else None.
+- ``scores``: per seat; ``active``: per seat still playing (elimination); ``partners``:
+  [[0, 2], [1, 3]] with ``partnership``, else None; ``scoring``: "countdown" or "countup";
+  ``target``: the count-up target (None when counting down).
+- ``can_show``: the viewer may show the indicator's twin now; ``shown_by``: the seat that
+  showed it this hand, or None.
+- ``last_hand``: the public data of the last ``hand_over`` event (winner, final discard, the
+  winner's 14 tiles under ``hands``, form, jokers, points, settlement lines, deltas, scores).
+- ``over``: the match has ended; ``outcome``: the outcome JSON once it has, else None.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from meldhall.core.engine import JSON, Seat
+from meldhall.games.okey.faces import TOKENS, face_name
+
+if TYPE_CHECKING:
+    from meldhall.games.okey.state import OkeyState
+
+
+def visible_piles(state: OkeyState, viewer: Seat | None) -> list[bool]:
+    """Return, per seat, whether ``viewer`` may look through that whole discard pile."""
+    if state.options.discard_visibility == "all":
+        return [True] * state.n
+    out = [False] * state.n
+    if viewer is not None and 0 <= viewer < state.n:
+        out[viewer] = True
+        if state.active[viewer] and sum(state.active) > 1:
+            out[state.previous_active(viewer)] = True
+    return out
+
+
+def observation_of(state: OkeyState, viewer: Seat | None) -> dict[str, JSON]:
+    """Return the observation of ``viewer`` (None: a spectator sees public information)."""
+    seated = viewer is not None and 0 <= viewer < state.n
+    full = visible_piles(state, viewer)
+    over = state.outcome_value is not None
+    options = state.options
+    discards: list[JSON] = [
+        {
+            "count": len(pile),
+            "top": TOKENS[pile[-1]] if pile else None,
+            "tiles": [TOKENS[t] for t in pile] if full[s] else None,
+        }
+        for s, pile in enumerate(state.piles)
+    ]
+    return {
+        "game": "okey",
+        "seat": viewer if seated else None,
+        "hand_number": state.hand_no,
+        "phase": state.phase,
+        "to_act": sorted(state.to_act()),
+        "turn": None if over else state.turn,
+        "must_win": state.must_win,
+        "dealer": state.dealer,
+        "first_player": state.first_player,
+        "dice": None if state.dice is None else list(state.dice),
+        "indicator": TOKENS[state.indicator],
+        "okey": face_name(state.okey),
+        "hand": [TOKENS[t] for t in state.hands[viewer]] if seated and viewer is not None else None,
+        "tile_counts": [len(h) for h in state.hands],
+        "wall_count": state.wall_count(),
+        "set_aside_count": len(state.set_aside),
+        "discards": discards,
+        "scores": list(state.scores),
+        "active": list(state.active),
+        "partners": [[0, 2], [1, 3]] if options.partnership else None,
+        "scoring": options.scoring,
+        "target": options.start_points if options.scoring == "countup" else None,
+        "can_show": seated and viewer is not None and state.can_show(viewer),
+        "shown_by": state.shown_by,
+        "last_hand": state.last_result,
+        "over": over,
+        "outcome": None if state.outcome_value is None else state.outcome_value.to_json(),
+    }

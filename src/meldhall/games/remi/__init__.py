@@ -1,0 +1,40 @@
+"""Remi: Romanian card rummy with two packs and two jokers (rules/remi.md, seed 003).
+
+``GAME`` is the engine entry point. Modules: ``cards`` (ids, tokens, values), ``options``,
+``melds`` (validation, readings, every meld of a hand), ``table`` (lay-offs and joker exchanges
+on a table meld), ``moves`` (placing moves of a hand), ``actions``, ``state`` (the match),
+``scoring``, ``best`` (the most a hand can lay down) and ``vectors``.
+
+Observation keys (``state.observation(viewer)``; ``viewer`` None is a spectator):
+
+- ``game`` "remi"; ``seat`` the viewer; ``phase`` "draw" | "play" | "over"; ``to_act`` (list);
+  ``current`` the seat whose turn it is; ``turn`` the turn number within the hand.
+- ``hand``: the viewer's cards as tokens (``"10H#1"``), sorted by id; None for a spectator.
+- ``hand_counts``: cards in each seat's hand; ``known``: per seat the cards in its hand that
+  everybody saw go there (taken from the discard pile, jokers freed by an exchange).
+- ``stock``: cards in the stock; ``stock_rebuilds``: rebuilds this hand.
+- ``discard``: the whole discard pile, bottom first; ``discard_top``.
+- ``melds``: the table, one object per meld: ``id`` (the ``m<id>`` of actions), ``kind``
+  ("run" | "set"), ``cards`` (runs ascending), ``jokers`` (what each joker stands for, ``6H`` or
+  ``10?``), ``value``, ``owner``, ``turn``, ``closed``; runs ``suit``, ``low``, ``high`` (ranks);
+  sets ``rank``.
+- ``opened`` (per seat), ``active`` (per seat: not eliminated), ``totals`` (penalty points).
+- ``hand_number``, ``dealer``, ``first_player``.
+- ``taken``: the card drawn from the discard pile this turn (R-D10), or None; ``must_use``: the
+  card that must be placed before anything else (options ``discard_draw_must_use``,
+  ``released_joker_must_be_used``), or None.
+- ``last_result``: the public data of the last ``hand_over`` event (revealed ``hands``,
+  ``lines`` per seat with ``cards``, ``points``, ``penalty`` and any ``kalooki``/``unopened``
+  extra, ``penalties``, ``totals``, ``eliminated``, ``closer``, ``kalooki``, ``dead``,
+  ``match_over``), or None.
+- ``over``; ``outcome`` (the Outcome JSON once over, else None); ``options`` (every rule
+  option except the explicit ``deck``).
+
+Events: ``deal`` (public) and ``dealt`` (private cards per seat), ``draw_stock`` (the card
+private), ``draw_discard``, ``open``, ``meld``, ``lay_off``, ``exchange``, ``discard``,
+``stock_rebuilt``, ``hand_over``, ``match_over``.
+"""
+
+from meldhall.games.remi.game import GAME, RemiGame
+
+__all__ = ["GAME", "RemiGame"]

@@ -1,0 +1,47 @@
+"""The ``remi`` game object: static facts and entry points of the engine contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meldhall.games.remi.actions import RemiAction, action_from_json, parse_action
+from meldhall.games.remi.options import RemiOptions, parse_remi_options
+from meldhall.games.remi.state import RemiState
+from meldhall.games.remi.vectors import answer_vector
+
+
+class RemiGame:
+    """Romanian Remi (Kalooki) with two packs and two jokers (rules/remi.md)."""
+
+    id = "remi"
+    title = "Remi"
+    min_seats = 2
+    max_seats = 4
+    default_seats = 4
+
+    def options(self, raw: Mapping[str, Any] | None = None) -> RemiOptions:
+        """Return validated options (missing names: the seed's game), or raise
+        ``OptionsError``."""
+        return parse_remi_options(raw)
+
+    def new_state(self, options: RemiOptions, seats: int, seed: bytes) -> RemiState:
+        """Return a new match dealt from ``seed``."""
+        return RemiState(options, seats, seed)
+
+    def parse_action(self, text: str) -> RemiAction:
+        """Return the action of its text form, or raise ``ParseError``."""
+        return parse_action(text)
+
+    def action_from_json(self, data: Any) -> RemiAction:
+        """Return the action of its JSON form, or raise ``ParseError``."""
+        return action_from_json(data)
+
+    def answer_vector(
+        self, kind: str, data: Mapping[str, Any], options: RemiOptions
+    ) -> dict[str, Any]:
+        """Return every expect field Remi computes for a vector question."""
+        return answer_vector(kind, data, options)
+
+
+GAME = RemiGame()

@@ -1,0 +1,153 @@
+"""Every placing move of a hand against a table: openings, new melds, lay-offs, exchanges.
+
+Pure functions over card ids and table melds, used by the state for its legal actions and by
+the checks of the options that oblige a player to use a card this turn.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from meldhall.games.remi.actions import Exchange, LayOff, MeldAction, MeldSpec, Open, RemiAction
+from meldhall.games.remi.cards import FIRST_JOKER, RANK, SUIT
+from meldhall.games.remi.melds import Candidate, RunRules, find_melds, natural_suits, run_rank
+from meldhall.games.remi.table import TableMeld
+
+
+@dataclass(frozen=True, slots=True)
+class MoveRules:
+    """What the enumeration needs from the options."""
+
+    runs: RunRules
+    opening_minimum: int = 30
+    exchange_requires_open: bool = True
+    two_joker_sets: bool = True
+
+
+def spec_of(candidate: Candidate) -> MeldSpec:
+    """Return the action form of a candidate meld (every joker declared)."""
+    return MeldSpec(candidate.cards, candidate.declare)
+
+
+def openings(candidates: Sequence[Candidate], need: int, hand_size: int) -> list[Open]:
+    """Return every set of disjoint candidate melds worth at least ``need`` that leaves at
+    least one card in a hand of ``hand_size`` cards, melds in candidate order."""
+    out: list[Open] = []
+    chosen: list[Candidate] = []
+    count = len(candidates)
+
+    def grow(start: int, mask: int, cards: int, value: int) -> None:
+        for i in range(start, count):
+            c = candidates[i]
+            if c.mask & mask:
+                continue
+            used = cards + len(c.cards)
+            if used >= hand_size:
+                continue
+            total = value + c.reading.value
+            chosen.append(c)
+            if total >= need:
+                out.append(Open(tuple(spec_of(m) for m in chosen)))
+            grow(i + 1, mask | c.mask, used, total)
+            chosen.pop()
+
+    grow(0, 0, 0, 0)
+    return out
+
+
+def _by_face(hand: Sequence[int]) -> dict[tuple[int, int], list[int]]:
+    out: dict[tuple[int, int], list[int]] = {}
+    for c in sorted(hand):
+        if c < FIRST_JOKER:
+            out.setdefault((RANK[c], SUIT[c]), []).append(c)
+    return out
+
+
+def lay_offs(hand: Sequence[int], melds: Sequence[TableMeld], runs: RunRules) -> list[LayOff]:
+    """Return every single-card lay-off of the hand onto the melds (the hand keeps a card)."""
+    if len(hand) < 2:
+        return []
+    places: dict[tuple[int, int], list[tuple[int, str | None]]] = {}
+    anywhere: list[tuple[int, str | None]] = []
+    for index, meld in enumerate(melds):
+        for end, rank, suit in meld.wanted(runs):
+            anywhere.append((index, end))
+            if suit >= 0:
+                places.setdefault((rank, suit), []).append((index, end))
+                continue
+            taken = natural_suits(meld.cards)
+            for s in range(4):
+                if not taken >> s & 1:
+                    places.setdefault((rank, s), []).append((index, end))
+    out: list[LayOff] = []
+    for card in sorted(hand):
+        spots = anywhere if card >= FIRST_JOKER else places.get((RANK[card], SUIT[card]), [])
+        out.extend(LayOff(card, index, end) for index, end in spots)  # type: ignore[arg-type]
+    return out
+
+
+def exchanges(
+    hand: Sequence[int], melds: Sequence[TableMeld], runs: RunRules, two_joker_sets: bool
+) -> list[Exchange]:
+    """Return every joker exchange the hand can make on the melds (8.1, 8.2)."""
+    faces = _by_face(hand)
+    out: list[Exchange] = []
+    for index, meld in enumerate(melds):
+        jokers = meld.jokers()
+        if not jokers:
+            continue
+        if meld.kind == "run":
+            for i, c in enumerate(meld.cards):
+                if c >= FIRST_JOKER:
+                    face = (run_rank(meld.lo, i, runs.wrap), meld.suit)
+                    out.extend(Exchange(index, (nat,), c) for nat in faces.get(face, ()))
+            continue
+        if meld.closed or len(meld.cards) != 3:
+            continue
+        taken = natural_suits(meld.cards)
+        missing = [s for s in range(4) if not taken >> s & 1]
+        if len(jokers) == 1:
+            first, second = (faces.get((meld.rank, s), []) for s in missing)
+            out.extend(
+                Exchange(index, tuple(sorted((a, b))), jokers[0]) for a in first for b in second
+            )
+        elif two_joker_sets:
+            for s in missing:
+                for nat in faces.get((meld.rank, s), ()):
+                    out.extend(Exchange(index, (nat,), j) for j in jokers)
+    return out
+
+
+def placing_moves(
+    hand: Sequence[int], melds: Sequence[TableMeld], opened: bool, rules: MoveRules
+) -> list[RemiAction]:
+    """Return every OPEN, MELD, LAY_OFF and EXCHANGE the hand can make now, in canonical
+    order (each kind in the order of its enumeration)."""
+    out: list[RemiAction] = []
+    size = len(hand)
+    if not opened:
+        if size >= 4:
+            candidates = find_melds(hand, rules.runs, size - 1)
+            out.extend(openings(candidates, rules.opening_minimum, size))
+        if not rules.exchange_requires_open:
+            out.extend(exchanges(hand, melds, rules.runs, rules.two_joker_sets))
+        return out
+    if size >= 4:
+        out.extend(MeldAction(spec_of(c)) for c in find_melds(hand, rules.runs, size - 1))
+    out.extend(lay_offs(hand, melds, rules.runs))
+    out.extend(exchanges(hand, melds, rules.runs, rules.two_joker_sets))
+    return out
+
+
+def places_card(action: RemiAction, card: int) -> bool:
+    """Return True when the action puts ``card`` from the hand onto the table."""
+    if isinstance(action, Open):
+        return any(card in m.cards for m in action.melds)
+    if isinstance(action, MeldAction):
+        return card in action.meld.cards
+    if isinstance(action, LayOff):
+        return action.card == card
+    if isinstance(action, Exchange):
+        return card in action.give
+    return False

@@ -1,0 +1,190 @@
+"""A meld on the table (remi.md 5, 7, 8): laying off at the ends, joker exchanges, closed sets.
+
+Runs keep their cards in ascending order with the start position ``lo``; sets keep naturals by
+suit (S, H, D, C) then jokers. Melds are never split or rearranged (R-D15); what a joker stands
+for is fixed by its place (R-D8). Each rule returns a reason code, or None when it allows.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from meldhall.core.tiles import RANKS, SUITS
+from meldhall.games.remi.cards import FIRST_JOKER, RANK, RANK_VALUE, SUIT, card_token
+from meldhall.games.remi.melds import (
+    MeldKind,
+    Reading,
+    RunRules,
+    canonical_set_order,
+    joker_identities,
+    natural_suits,
+    run_rank,
+    run_value,
+)
+
+
+class TableMeld:
+    """One meld on the table: kind, cards, run suit and start or set rank, who laid it and in
+    which turn of the hand (R-D21)."""
+
+    __slots__ = ("cards", "kind", "lo", "owner", "rank", "suit", "turn")
+
+    def __init__(
+        self, kind: MeldKind, cards: Sequence[int], reading: Reading, owner: int, turn: int
+    ) -> None:
+        self.kind: MeldKind = kind
+        self.cards = list(canonical_set_order(cards) if kind == "set" else cards)
+        self.suit = reading.suit
+        self.lo = reading.lo
+        self.rank = reading.rank
+        self.owner = owner
+        self.turn = turn
+
+    def copy(self) -> TableMeld:
+        """Return an independent copy."""
+        other = TableMeld.__new__(TableMeld)
+        other.kind, other.cards, other.suit = self.kind, list(self.cards), self.suit
+        other.lo, other.rank, other.owner, other.turn = self.lo, self.rank, self.owner, self.turn
+        return other
+
+    def reading(self, rules: RunRules) -> Reading:
+        """Return the reading of the meld as it lies now (its value included)."""
+        if self.kind == "run":
+            return Reading("run", 0, self.suit, self.lo, run_value(self.lo, len(self.cards), rules))
+        return Reading("set", self.rank, -1, 0, RANK_VALUE[self.rank] * len(self.cards))
+
+    @property
+    def closed(self) -> bool:
+        """Return True for a 4-card set holding a joker: nothing is added or taken (5.1)."""
+        return self.kind == "set" and len(self.cards) == 4 and self.cards[-1] >= FIRST_JOKER
+
+    def jokers(self) -> list[int]:
+        """Return the jokers in the meld, in card order."""
+        return [c for c in self.cards if c >= FIRST_JOKER]
+
+    # ------------------------------------------------------------------ laying off
+
+    def end_rank(self, end: str, rules: RunRules) -> int:
+        """Return the rank a run takes at ``end``, or 0 when that end is closed."""
+        n = len(self.cards)
+        if n >= 13:
+            return 0
+        if end == "low":
+            if rules.wrap:
+                return run_rank(self.lo - 1 if self.lo > 1 else 13, 0, True)
+            return 0 if self.lo - 1 < rules.lo_min else run_rank(self.lo - 1, 0, False)
+        if not rules.wrap and self.lo + n > 14:
+            return 0
+        return run_rank(self.lo, n, rules.wrap)
+
+    def lay_off_error(self, card: int, end: str | None, rules: RunRules) -> str | None:
+        """Return why ``card`` may not be laid at ``end`` (None: it may)."""
+        joker = card >= FIRST_JOKER
+        if self.kind == "set":
+            if end is not None:
+                return "NO_END_FOR_SET"
+            if len(self.cards) >= 4:
+                return "SET_FULL"
+            if joker:
+                return None
+            if RANK[card] != self.rank:
+                return "WRONG_RANK"
+            return "SUIT_REPEATED" if natural_suits(self.cards) >> SUIT[card] & 1 else None
+        if end is None:
+            return "END_REQUIRED"
+        rank = self.end_rank(end, rules)
+        if rank == 0:
+            return "RUN_LIMIT"
+        if joker:
+            return None
+        if SUIT[card] != self.suit:
+            return "WRONG_SUIT"
+        return None if RANK[card] == rank else "WRONG_RANK"
+
+    def lay_off(self, card: int, end: str | None, rules: RunRules) -> None:
+        """Add ``card`` (already checked by ``lay_off_error``)."""
+        if self.kind == "set":
+            self.cards = list(canonical_set_order([*self.cards, card]))
+        elif end == "low":
+            self.cards.insert(0, card)
+            self.lo = self.lo - 1 if self.lo > 1 or not rules.wrap else 13
+        else:
+            self.cards.append(card)
+
+    def wanted(self, rules: RunRules) -> list[tuple[str | None, int, int]]:
+        """Return where a card can be laid off: ``(end, rank, suit)`` per open place, suit -1
+        for a set's missing suits (any of them); a joker fits every place."""
+        if self.kind == "set":
+            if len(self.cards) >= 4:
+                return []
+            return [(None, self.rank, -1)]
+        out: list[tuple[str | None, int, int]] = []
+        for end in ("low", "high"):
+            rank = self.end_rank(end, rules)
+            if rank:
+                out.append((end, rank, self.suit))
+        return out
+
+    # ------------------------------------------------------------------ joker exchange
+
+    def exchange_error(
+        self, give: Sequence[int], take: int, rules: RunRules, two_joker_sets: bool
+    ) -> str | None:
+        """Return why giving ``give`` for the joker ``take`` is not allowed (None: it is)."""
+        if take not in self.cards or take < FIRST_JOKER:
+            return "NO_SUCH_JOKER"
+        if any(c >= FIRST_JOKER for c in give):
+            return "WRONG_CARD"
+        if self.kind == "run":
+            if len(give) != 1:
+                return "WRONG_CARD"
+            i = self.cards.index(take)
+            card = give[0]
+            want = run_rank(self.lo, i, rules.wrap)
+            return None if SUIT[card] == self.suit and RANK[card] == want else "WRONG_CARD"
+        if self.closed:
+            return "SET_CLOSED"
+        if any(RANK[c] != self.rank for c in give):
+            return "WRONG_CARD"
+        taken = natural_suits(self.cards)
+        suits = [SUIT[c] for c in give]
+        if len(set(suits)) != len(suits) or any(taken >> s & 1 for s in suits):
+            return "WRONG_CARD"
+        jokers = len(self.jokers())
+        if jokers == 1:
+            return None if len(give) == 2 else "EXCHANGE_NEEDS_BOTH"
+        if not two_joker_sets:
+            return "EXCHANGE_NEEDS_BOTH"
+        return None if len(give) == 1 else "WRONG_CARD"
+
+    def exchange(self, give: Sequence[int], take: int) -> None:
+        """Put ``give`` in place of the joker ``take`` (already checked)."""
+        if self.kind == "run":
+            self.cards[self.cards.index(take)] = give[0]
+            return
+        rest = [c for c in self.cards if c != take]
+        self.cards = list(canonical_set_order([*rest, *give]))
+
+    # ------------------------------------------------------------------ display
+
+    def to_json(self, index: int, rules: RunRules) -> dict[str, Any]:
+        """Return the public view of the meld (observations, events)."""
+        reading = self.reading(rules)
+        out: dict[str, Any] = {
+            "id": index,
+            "kind": self.kind,
+            "cards": [card_token(c) for c in self.cards],
+            "jokers": joker_identities(self.cards, reading, rules),
+            "value": reading.value,
+            "owner": self.owner,
+            "turn": self.turn,
+            "closed": self.closed,
+        }
+        if self.kind == "run":
+            out["suit"] = SUITS[self.suit]
+            out["low"] = RANKS[run_rank(self.lo, 0, rules.wrap) - 1]
+            out["high"] = RANKS[run_rank(self.lo, len(self.cards) - 1, rules.wrap) - 1]
+        else:
+            out["rank"] = RANKS[self.rank - 1]
+        return out

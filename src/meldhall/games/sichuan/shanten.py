@@ -1,0 +1,167 @@
+"""Shanten (tiles away from ready) on count arrays, by per-suit tables (pure functions).
+
+Standard form: a hand is cut into sets (``m``), partial sets (``q``: a pair, two adjacent
+ranks or two ranks with a gap) and single tiles. With ``M`` sets, ``Q`` partial sets and
+``H`` = 1 when one of the partial sets is a pair (the head), the usual count is
+
+    shanten = 8 - 2M - min(Q, 4 - M + H)
+
+minimised over every cut (``M`` includes declared melds). This is the formula of the
+``mahjong`` library (``Shanten``), searched here exhaustively. Suits do not interact, so
+each suit's nine counts are reduced once to the few cuts that can matter, the Pareto front
+of ``(m, q, h)`` (one cut beats another when it has at least as many sets, at least as many
+sets plus partial sets, and a head if the other has one), cached by the suit key of
+``hand.py``; a hand is then three look-ups and a product of three short lists.
+
+Seven pairs in Sichuan counts four of a kind as two pairs: ``6 - sum(count // 2)``.
+
+>>> from meldhall.games.sichuan.hand import counts_of
+>>> shanten(counts_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 2p 3p 4p 5p 5p"))
+-1
+>>> shanten(counts_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 2p 3p 4p 5p 7s"))
+0
+>>> seven_pairs_shanten(counts_of("1m 1m 1m 1m 2m 2m 3m 3m 5p 5p 6p 6p 7p 7p"))
+-1
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from meldhall.games.sichuan.hand import RANK_SHIFT, RANKS, key_counts
+
+Cut = tuple[int, int, int]
+"""One suit's cut: (sets, partial sets, 1 if a pair is among the partial sets)."""
+
+_Q_CAP = 5
+"""More than five partial sets never lower the count (the min in the formula is <= 5)."""
+
+_CUTS: dict[int, tuple[Cut, ...]] = {0: ((0, 0, 0),)}
+_PAIRS: dict[int, int] = {}
+
+
+def _front(cuts: set[Cut]) -> tuple[Cut, ...]:
+    """Return the cuts no other cut beats, best first."""
+    out: list[Cut] = []
+    for cut in sorted(cuts, key=lambda c: (-c[0], -(c[0] + c[1]), -c[2])):
+        m, q, h = cut
+        if not any(o[0] >= m and o[0] + o[1] >= m + q and o[2] >= h for o in out):
+            out.append(cut)
+    return tuple(out)
+
+
+def suit_cuts(key: int) -> tuple[Cut, ...]:
+    """Return the Pareto front of ``(sets, partial sets, head)`` over every cut of one suit.
+
+    >>> suit_cuts(0)
+    ((0, 0, 0),)
+    >>> from meldhall.games.sichuan.hand import counts_of, suit_key
+    >>> suit_cuts(suit_key(counts_of("1m 2m 3m 5m 5m"), 0))
+    ((1, 1, 1),)
+    """
+    known = _CUTS.get(key)
+    if known is not None:
+        return known
+    c = key_counts(key)
+    i = next(r for r in range(RANKS) if c[r])
+    one = RANK_SHIFT[i]
+    found: set[Cut] = set()
+
+    def add(rest: int, dm: int, dq: int, dh: int) -> None:
+        for m, q, h in suit_cuts(rest):
+            found.add((m + dm, min(q + dq, _Q_CAP), h | dh))
+
+    if c[i] >= 3:
+        add(key - 3 * one, 1, 0, 0)
+    if c[i] >= 2:
+        add(key - 2 * one, 0, 1, 1)
+    if i <= 7 and c[i + 1]:
+        if i <= 6 and c[i + 2]:
+            add(key - one - RANK_SHIFT[i + 1] - RANK_SHIFT[i + 2], 1, 0, 0)
+        add(key - one - RANK_SHIFT[i + 1], 0, 1, 0)
+    if i <= 6 and c[i + 2]:
+        add(key - one - RANK_SHIFT[i + 2], 0, 1, 0)
+    add(key - one, 0, 0, 0)
+    front = _front(found)
+    _CUTS[key] = front
+    return front
+
+
+def _pairs(key: int) -> int:
+    """Return the number of pairs in one suit, four of a kind counting twice."""
+    known = _PAIRS.get(key)
+    if known is None:
+        known = sum(n // 2 for n in key_counts(key))
+        _PAIRS[key] = known
+    return known
+
+
+def standard_shanten_keys(k0: int, k1: int, k2: int, melds: int = 0) -> int:
+    """Return the standard-form shanten of concealed tiles with these suit keys and
+    ``melds`` declared melds (-1: a complete hand)."""
+    c0 = _CUTS.get(k0) or suit_cuts(k0)
+    c1 = _CUTS.get(k1) or suit_cuts(k1)
+    c2 = _CUTS.get(k2) or suit_cuts(k2)
+    best = 8
+    for m0, q0, h0 in c0:
+        for m1, q1, h1 in c1:
+            m01 = m0 + m1 + melds
+            q01 = q0 + q1
+            h01 = h0 | h1
+            for m2, q2, h2 in c2:
+                m = m01 + m2
+                q = q01 + q2
+                room = 4 - m + (h01 | h2)
+                value = 8 - 2 * m - (q if q < room else room)
+                if value < best:
+                    best = value
+    return best
+
+
+def shanten_keys(k0: int, k1: int, k2: int, melds: int = 0) -> int:
+    """Return the shanten over both forms (seven pairs only without melds)."""
+    best = standard_shanten_keys(k0, k1, k2, melds)
+    if melds == 0:
+        p0 = _PAIRS.get(k0)
+        if p0 is None:
+            p0 = _pairs(k0)
+        p1 = _PAIRS.get(k1)
+        if p1 is None:
+            p1 = _pairs(k1)
+        p2 = _PAIRS.get(k2)
+        if p2 is None:
+            p2 = _pairs(k2)
+        pairs = p0 + p1 + p2
+        seven = 6 - (pairs if pairs < 7 else 7)
+        if seven < best:
+            return seven
+    return best
+
+
+def standard_shanten(counts: Sequence[int], melds: int = 0) -> int:
+    """Return the standard-form shanten of a count array with ``melds`` declared melds."""
+    b = bytes(counts)
+    return standard_shanten_keys(
+        int.from_bytes(b[0:9], "little"),
+        int.from_bytes(b[9:18], "little"),
+        int.from_bytes(b[18:27], "little"),
+        melds,
+    )
+
+
+def seven_pairs_shanten(counts: Sequence[int]) -> int:
+    """Return the seven-pairs shanten (four of a kind are two pairs)."""
+    pairs = sum(n // 2 for n in counts)
+    return 6 - min(pairs, 7)
+
+
+def shanten(counts: Sequence[int], melds: int = 0) -> int:
+    """Return the shanten of a count array over the standard form and (without melds)
+    seven pairs: -1 complete, 0 ready, 1 one tile from ready, ..."""
+    b = bytes(counts)
+    return shanten_keys(
+        int.from_bytes(b[0:9], "little"),
+        int.from_bytes(b[9:18], "little"),
+        int.from_bytes(b[18:27], "little"),
+        melds,
+    )

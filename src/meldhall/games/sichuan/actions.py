@@ -3,7 +3,7 @@
 Tiles are named by their physical copy (``5p#2``); kongs by their kind (``5p``), since a
 concealed kong takes all four copies and an added kong the only free one.
 
->>> parse_action("discard 5p#2") == Discard(50)
+>>> parse_action("discard 5p#2") == Discard(54)
 True
 >>> str(ConcealedKong(13)), AddedKong(13).to_json()
 ('concealed_kong 5p', {'type': 'added_kong', 'kind': '5p'})

@@ -2,10 +2,11 @@
 given tiles at the front (normal draws) and the back (kong replacements) of the wall. Tests
 and puzzles pass the result as the ``wall`` option.
 
->>> hands = ["1m 2m 3m 4m 5m 6m 7m 8m 9m 2p 3p 4p 5p 5p"] + ["1s 1s 1s 2s 2s 2s 3s 3s 3s 4s 4s 4s 5s"] * 3
+>>> others = ["1s 2s 3s 4s 5s 6s 7s 8s 9s 6p 7p 8p 9p"] * 3
+>>> hands = ["1m 2m 3m 4m 5m 6m 7m 8m 9m 2p 3p 4p 5p 5p", *others]
 >>> wall = arrange_wall(hands, dealer=0, front="9s", back="6p")
 >>> len(wall), wall[:4], wall[52], wall[53], wall[-1]
-(108, ('1m#0', '2m#0', '3m#0', '4m#0'), '5p#1', '9s#0', '6p#0')
+(108, ('1m#0', '2m#0', '3m#0', '4m#0'), '5p#1', '9s#3', '6p#3')
 """
 
 from __future__ import annotations

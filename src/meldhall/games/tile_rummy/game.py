@@ -1,0 +1,53 @@
+"""The ``Game`` entry point of Tile Rummy 500."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meldhall.core.engine import JSON
+from meldhall.core.errors import ParseError
+from meldhall.games.tile_rummy import actions
+from meldhall.games.tile_rummy.options import TileRummyOptions, parse_options
+from meldhall.games.tile_rummy.state import TileRummyState
+from meldhall.games.tile_rummy.vectors import answer_best, answer_meld, answer_score
+
+
+class TileRummyGame:
+    """Tile Rummy 500 (rules/tile-rummy.md): 2 to 4 players, 106 tiles with two Smileys."""
+
+    id = "tile-rummy"
+    title = "Tile Rummy 500"
+    min_seats = 2
+    max_seats = 4
+    default_seats = 4
+
+    def options(self, raw: Mapping[str, JSON] | None = None) -> TileRummyOptions:
+        """Return validated options (defaults: the seed's house rules), or raise
+        ``OptionsError`` naming the bad option."""
+        return parse_options(TileRummyOptions, raw)
+
+    def new_state(self, options: Any, seats: int, seed: bytes) -> TileRummyState:
+        """Return a new match dealt from ``seed``."""
+        return TileRummyState(options, seats, seed)
+
+    def parse_action(self, text: str) -> actions.Action:
+        """Return the action of its text form, or raise ``ParseError``."""
+        return actions.parse_action(text)
+
+    def action_from_json(self, data: JSON) -> actions.Action:
+        """Return the action of its JSON form, or raise ``ParseError``."""
+        return actions.action_from_json(data)
+
+    def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
+        """Return the expect fields of a meld, best or score vector (VECTORS.md 4)."""
+        if kind == "meld":
+            return answer_meld(data, options)
+        if kind == "best":
+            return answer_best(data, options)
+        if kind == "score":
+            return answer_score(data, options)
+        raise ParseError(f"tile-rummy has no {kind!r} vectors")
+
+
+GAME = TileRummyGame()

@@ -1,0 +1,46 @@
+"""Ladder Okey (``okey-ladder``, rules/okey-ladder.md): the 101-style Okey of seed 004.
+
+Four seats, 106 tiles, the canonical Okey deal; openings of series (runs and sets) or pairs
+against a rising threshold, laying off, joker exchanges, pairs pushed onto pairs openers,
+penalties by the joker's colour; a match of ``rounds`` (7) hands, lowest total wins.
+
+Modules: ``options`` (section 16), ``tiles`` (faces and jokers as ints), ``combos`` (section
+6 and what table combinations accept), ``actions`` (text and JSON forms), ``legal`` (listing
+legal actions), ``state`` (the match), ``scoring`` (section 12), ``opening`` (best opening by
+the core solver), ``answers`` (rule vectors), ``position`` (explicit positions for tests).
+
+Observation keys (``state.observation(viewer)``; viewer None is a spectator):
+
+- ``game`` "okey-ladder"; ``seat`` the viewer; ``over`` True after the last round.
+- ``phase``: ``take`` (draw or take the previous discard), ``must_draw`` (after returning a
+  taken tile), ``act`` (meld, lay off, exchange, push pairs, recall, return, discard),
+  ``over``; ``to_act`` the list of seats that may act; ``to_move`` the player whose turn it is.
+- ``hand``: the viewer's tiles as tokens sorted by id (None for a spectator);
+  ``hand_counts``: tiles in every hand.
+- ``indicator`` (token), ``okey`` (the real jokers' face, e.g. "R5"), ``joker_colour``
+  (R/K/Y/B), ``base`` (b of S17).
+- ``centre``: tiles left to draw.
+- ``discards``: per seat ``{"count", "tiles"}``, tiles bottom to top; a seat sees its own pile
+  and the previous player's pile whole, only the top of the other two (okey.md 5.1).
+- ``table``: every combination in id order: ``{"id", "owner", "kind" (run/set/pair),
+  "tiles" (runs low to high), "jokers" (what each real joker stands for, "?7" while a set
+  leaves its colour open), "value", "provisional"}``.
+- ``opened``: per seat none/series/pairs; ``opening_values``: the value of each opening.
+- ``need`` (least series opening now), ``pairs_need`` (least pairs opening now).
+- ``turn`` (turn number in the hand); ``taken``: the tile taken from the discard this turn
+  while it is still marked (public), else None; ``ends_used``: ``[combo id, end]`` extended
+  this turn; ``jokers_placed``: real jokers laid on the table this turn.
+- ``hand_no``, ``rounds``, ``first`` (first player of this hand), ``dealer`` (the seat before).
+- ``scores``: ``{"totals": per seat before this hand, "round": in-hand penalties of this
+  hand so far, "history": one row per finished round}``.
+- ``last_result``: the public ``hand_over`` data of the last finished hand, or None:
+  ``hand``, ``winner`` (None: no winner), ``final_discard``, ``joker_finish``, ``from_hand``,
+  ``joker_colour``, ``base``, ``opened``, ``tiles_left``, ``penalties``, ``settlement``,
+  ``lines`` (``{"seat", "amount", "reason"}``), ``round``, ``totals`` (and ``jokers_left``
+  with option ``joker_left_in_hand``). The faces left in the losers' racks stay hidden: the
+  settlement needs only their counts (decision, spec 12).
+"""
+
+from meldhall.games.okey_ladder.game import GAME, LadderGame
+
+__all__ = ["GAME", "LadderGame"]

@@ -1,0 +1,50 @@
+"""The ``Game`` object of Ladder Okey: static facts and the entry points of the contract."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from meldhall.core.engine import JSON
+from meldhall.core.errors import OptionsError
+from meldhall.games.okey_ladder.actions import Action, action_from_json, parse_action
+from meldhall.games.okey_ladder.answers import answer
+from meldhall.games.okey_ladder.deal import SEATS
+from meldhall.games.okey_ladder.options import LadderOptions, parse_ladder_options
+from meldhall.games.okey_ladder.state import LadderState
+
+
+class LadderGame:
+    """Ladder Okey (``okey-ladder``): four seats, a match of ``rounds`` hands."""
+
+    id = "okey-ladder"
+    title = "Ladder Okey"
+    min_seats = SEATS
+    max_seats = SEATS
+    default_seats = SEATS
+
+    def options(self, raw: Mapping[str, JSON] | None = None) -> LadderOptions:
+        """Return validated options (defaults: the seed's preset), or raise ``OptionsError``."""
+        return parse_ladder_options(raw)
+
+    def new_state(self, options: LadderOptions, seats: int, seed: bytes) -> LadderState:
+        """Return a new match dealt from ``seed`` (always four seats)."""
+        if seats != SEATS:
+            raise OptionsError(f"okey-ladder is played by 4 seats, not {seats}")
+        return LadderState(options, seed)
+
+    def parse_action(self, text: str) -> Action:
+        """Return the action of its text form, or raise ``ParseError``."""
+        return parse_action(text)
+
+    def action_from_json(self, data: JSON) -> Action:
+        """Return the action of its JSON form, or raise ``ParseError``."""
+        return action_from_json(data)
+
+    def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
+        """Return the expect fields of a ``meld``, ``best`` or ``score`` vector."""
+        return answer(kind, data, options)
+
+
+GAME = LadderGame()
+"""The registered game object."""

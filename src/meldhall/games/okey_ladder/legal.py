@@ -1,0 +1,252 @@
+"""Listing the legal actions of the player to act, in canonical order: MELD, LAY_OFF,
+REPLACE_JOKER, GIVE_PAIR, RECALL, RETURN_TAKEN, DISCARD (okey-ladder.md 8).
+
+Melds are enumerated on effective faces: every window of a colour that the rack's natural
+tiles and real jokers can fill (a joker may also stand where a natural tile is held), every
+choice of colours and copies for a set, every pair. Each physical choice is its own action.
+
+>>> from meldhall.core.tiles import parse_okey_many
+>>> from meldhall.games.okey_ladder.tiles import Jokers, parse_okey
+>>> j = Jokers.of(parse_okey("K13").id)
+>>> rack = sorted(t.id for t in parse_okey_many("R1 R2 R3 R4 Y9"))
+>>> [str(m) for m in meld_actions(rack, j.eff, j.okey, True, True, 4)]
+['meld run R1a R2a R3a', 'meld run R1a R2a R3a R4a', 'meld run R2a R3a R4a']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from itertools import combinations, product
+from typing import TYPE_CHECKING, Any
+
+from meldhall.games.okey_ladder.actions import (
+    Discard,
+    Draw,
+    GivePair,
+    LayOff,
+    Meld,
+    Recall,
+    ReplaceJoker,
+    ReturnTaken,
+    TakeDiscard,
+)
+from meldhall.games.okey_ladder.combos import GROUP, PAIR, RUN, SET, colour_mask
+from meldhall.games.okey_ladder.scoring import NONE, PAIRS, SERIES
+from meldhall.games.okey_ladder.tiles import WILD, colour_of, number_of
+
+if TYPE_CHECKING:
+    from meldhall.games.okey_ladder.state import LadderState
+
+__all__ = ["actions", "meld_actions"]
+
+_DRAW, _TAKE, _RETURN, _RECALL = Draw(), TakeDiscard(), ReturnTaken(), Recall()
+
+
+def _split(rack: Sequence[int], eff: Sequence[int]) -> tuple[dict[int, list[int]], list[int]]:
+    by_face: dict[int, list[int]] = {}
+    wild: list[int] = []
+    for t in rack:
+        f = eff[t]
+        if f == WILD:
+            wild.append(t)
+        else:
+            by_face.setdefault(f, []).append(t)
+    return by_face, wild
+
+
+def _fill(options: list[list[int]], wild: list[int], out: list[Meld]) -> None:
+    """Append a run for every way to fill the slots: a natural tile of the slot or a joker
+    (each joker once)."""
+    if not wild:
+        for tiles in product(*options):
+            out.append(Meld(RUN, tiles))
+        return
+    chosen: list[int] = []
+
+    def walk(i: int, free: list[int]) -> None:
+        if i == len(options):
+            out.append(Meld(RUN, tuple(chosen)))
+            return
+        for t in options[i]:
+            chosen.append(t)
+            walk(i + 1, free)
+            chosen.pop()
+        for k, j in enumerate(free):
+            chosen.append(j)
+            walk(i + 1, free[:k] + free[k + 1 :])
+            chosen.pop()
+
+    walk(0, wild)
+
+
+def _runs(by_face: dict[int, list[int]], wild: list[int], max_size: int, out: list[Meld]) -> None:
+    jokers = len(wild)
+    for colour in range(4):
+        base = colour * 13
+        for low in range(1, 12):
+            missing = 0
+            for high in range(low, 14):
+                if base + high - 1 not in by_face:
+                    missing += 1
+                    if missing > jokers:
+                        break
+                length = high - low + 1
+                if length > max_size:
+                    break
+                if length >= 3:
+                    options = [by_face.get(base + n - 1, []) for n in range(low, high + 1)]
+                    _fill(options, wild, out)
+
+
+def _sets(by_face: dict[int, list[int]], wild: list[int], max_size: int, out: list[Meld]) -> None:
+    jokers = len(wild)
+    for number in range(1, 14):
+        present = [by_face[c * 13 + number - 1] for c in range(4) if c * 13 + number - 1 in by_face]
+        if len(present) + jokers < 3:
+            continue
+        for size in range(1, len(present) + 1):
+            for colours in combinations(present, size):
+                for k in range(max(0, 3 - size), min(jokers, 4 - size) + 1):
+                    if size + k > max_size:
+                        continue
+                    for naturals in product(*colours):
+                        for js in combinations(wild, k):
+                            out.append(Meld(SET, naturals + js))
+
+
+def _pairs(by_face: dict[int, list[int]], wild: list[int], out: list[Meld]) -> None:
+    for tiles in by_face.values():
+        if len(tiles) >= 2:
+            out.append(Meld(PAIR, (tiles[0], tiles[1])))
+    if wild:
+        for f in sorted(by_face):
+            for t in by_face[f]:
+                for j in wild:
+                    out.append(Meld(PAIR, (t, j)))
+        if len(wild) == 2:
+            out.append(Meld(PAIR, (wild[0], wild[1])))
+
+
+def meld_actions(
+    rack: Sequence[int],
+    eff: Sequence[int],
+    okey: int,
+    series: bool,
+    pairs: bool,
+    max_size: int,
+) -> list[Meld]:
+    """Return every MELD of the rack's tiles (runs and sets if ``series``, pairs if
+    ``pairs``) with at most ``max_size`` tiles, runs first, then sets, then pairs."""
+    del okey  # pairs of two jokers stand for the okey; the tiles alone define the action
+    by_face, wild = _split(rack, eff)
+    out: list[Meld] = []
+    if series and max_size >= 3:
+        _runs(by_face, wild, max_size, out)
+        _sets(by_face, wild, max_size, out)
+    if pairs and max_size >= 2:
+        _pairs(by_face, wild, out)
+    return out
+
+
+def _layoffs(state: LadderState, rack: list[int], out: list[Any]) -> None:
+    eff = state.jokers.eff
+    usable = [t for t in rack if t != state.taken]
+    wild = [t for t in usable if eff[t] == WILD]
+    for combo in state.combos.values():
+        ends: dict[int, list[int]] = {}
+        for end, face in combo.accepts(eff):
+            if (combo.cid, end) not in state.ends_used:
+                ends.setdefault(end, []).append(face)
+        for end, faces in ends.items():
+            out.extend(LayOff(t, combo.cid, end) for t in usable if eff[t] in faces)
+            out.extend(LayOff(j, combo.cid, end) for j in wild)
+
+
+def _replacements(state: LadderState, rack: list[int], out: list[Any]) -> None:
+    eff = state.jokers.eff
+    usable = [t for t in rack if t != state.taken and eff[t] != WILD]
+    for combo in state.combos.values():
+        for slot, joker in enumerate(combo.tiles):
+            if eff[joker] != WILD or joker in state.jokers_placed:
+                continue
+            if combo.kind != SET:
+                identity = combo.slot_face(slot, eff)
+                out.extend(
+                    ReplaceJoker(combo.cid, joker, (t,)) for t in usable if eff[t] == identity
+                )
+                continue
+            mask = colour_mask(combo.tiles, eff)
+            fitting = [
+                t
+                for t in usable
+                if number_of(eff[t]) == combo.start and not mask & (1 << colour_of(eff[t]))
+            ]
+            if len(combo.tiles) == 4:
+                out.extend(ReplaceJoker(combo.cid, joker, (t,)) for t in fitting)
+            elif (combo.cid, GROUP) not in state.ends_used:
+                for a, b in combinations(fitting, 2):
+                    if colour_of(eff[a]) != colour_of(eff[b]):
+                        out.append(ReplaceJoker(combo.cid, joker, (a, b)))
+
+
+def _gifts(state: LadderState, seat: int, rack: list[int], out: list[Any]) -> None:
+    limit = state.options.pairs_per_turn_limit
+    if len(rack) <= 2 or (limit is not None and state.pairs_given >= limit):
+        return
+    recipients = [s for s in range(4) if s != seat and state.opened[s] == PAIRS]
+    if not recipients:
+        return
+    pairs = meld_actions(rack, state.jokers.eff, state.jokers.okey, False, True, 2)
+    for to in recipients:
+        out.extend(GivePair(to, m.tiles) for m in pairs)
+
+
+def _discards(state: LadderState, seat: int, rack: list[int], out: list[Any]) -> None:
+    taken = state.taken
+    if taken >= 0 and taken in rack:
+        return
+    if state.provisional and taken >= 0:
+        value = state.provisional_value()
+        if value < state.requirement(state.prov_kind):
+            tiles = {t for c in state.provisional for t in state.combos[c].tiles}
+            if taken in tiles:
+                finishing = len(rack) == 1 and state.options.one_go_finish_ignores_threshold
+                if not finishing:
+                    return
+    out.extend(Discard(t) for t in rack)
+
+
+def actions(state: LadderState) -> tuple[Any, ...]:
+    """Return the legal actions of the player to act, in canonical order."""
+    seat = state.to_move
+    phase = state.phase
+    if phase == "take":
+        first: list[Any] = [_DRAW] if state.wall else []
+        if state.piles[(seat - 1) % 4]:
+            first.append(_TAKE)
+        return tuple(first)
+    if phase == "must_draw":
+        return (_DRAW,) if state.wall else ()
+    rack = state.racks[seat]
+    eff = state.jokers.eff
+    out: list[Any] = []
+    status = state.opened[seat]
+    if status == NONE:
+        kind = state.prov_kind
+        series = kind in (NONE, SERIES)
+        pairs = kind in (NONE, PAIRS)
+    else:
+        series, pairs = status == SERIES, status == PAIRS
+    out.extend(meld_actions(rack, eff, state.jokers.okey, series, pairs, len(rack) - 1))
+    if state.may_work_table(seat):
+        if len(rack) >= 2:
+            _layoffs(state, rack, out)
+        _replacements(state, rack, out)
+        if state.effective_status(seat) == SERIES:
+            _gifts(state, seat, rack, out)
+    if state.provisional:
+        out.append(_RECALL)
+    if state.taken >= 0 and state.taken in rack:
+        out.append(_RETURN)
+    _discards(state, seat, rack, out)
+    return tuple(out)

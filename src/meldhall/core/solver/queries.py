@@ -208,46 +208,43 @@ def best_pairs(
     >>> sol.value, sol.placed, sol.leftover[30]
     (22, 4, 1)
     """
-    hand = encode(counts, jokers, rules)
+    encode(counts, jokers, rules)
     n = rules.numbers
-    pairs: list[Meld] = []
-    singles: list[Meld] = []
-    broken: list[tuple[int, Meld, Meld]] = []
+    # best[j]: (value, tiles) of pairs using j jokers on natural tiles, and the pairs
+    best: list[tuple[tuple[int, int], list[Meld]] | None] = [((0, 0), [])] + [None] * jokers
     for k, c in enumerate(counts):
+        if not c:
+            continue
         face = (k // n, k % n + 1)
         whole = Meld("pair", (face, face), (face, face), _pair_value(rules, face[1], 0))
         half = Meld("pair", (face, None), (face, face), _pair_value(rules, face[1], 1))
-        pairs.extend([whole] * (c // 2))
-        if c % 2:
-            singles.append(half)
-        if c >= 2:
-            broken.append((2 * half.value - whole.value, whole, half))
-    singles.sort(key=lambda m: -m.value)
-    broken.sort(key=lambda b: -b[0])
+        nxt: list[tuple[tuple[int, int], list[Meld]] | None] = [None] * (jokers + 1)
+        for j, got in enumerate(best):
+            if got is None:
+                continue
+            for w in range(c // 2 + 1):
+                for h in range(min(c - 2 * w, jokers - j) + 1):
+                    key = (got[0][0] + w * whole.value + h * half.value, got[0][1] + 2 * (w + h))
+                    cur = nxt[j + h]
+                    if cur is None or key > cur[0]:
+                        nxt[j + h] = (key, got[1] + [whole] * w + [half] * h)
+        best = nxt
     double = _double_joker_pair(rules, joker_identity)
-    best: tuple[tuple[int, int], list[Meld]] = ((-1, -1), [])
-    for jj in range(jokers // 2 + 1):
-        for nb in range(min(len(broken), (jokers - 2 * jj) // 2) + 1):
-            ns = min(len(singles), jokers - 2 * jj - 2 * nb)
-            kept = list(pairs)
-            for _, whole, half in broken[:nb]:
-                kept.remove(whole)
-                kept.extend([half, half])
-            melds = kept + singles[:ns] + [double] * jj
-            key = (sum(m.value for m in melds), 2 * len(melds))
-            if key > best[0]:
-                best = (key, melds)
-    melds = sorted(best[1], key=lambda m: (m.tiles[0] is None, m.tiles))
+    top: tuple[tuple[int, int], list[Meld], int] = ((-1, -1), [], 0)
+    for j, got in enumerate(best):
+        if got is not None:
+            jj = (jokers - j) // 2
+            key = (got[0][0] + jj * double.value, got[0][1] + 2 * jj)
+            if key > top[0]:
+                top = (key, got[1] + [double] * jj, j + 2 * jj)
+    (value, placed), melds, used_jokers = top
     used = [0] * rules.kinds
-    jokers_used = 0
     for m in melds:
         for t in m.tiles:
-            if t is None:
-                jokers_used += 1
-            else:
+            if t is not None:
                 used[t[0] * n + t[1] - 1] += 1
-    rest = tuple(c - u for c, u in zip(decode(hand, rules)[0], used, strict=True))
-    return Solution(tuple(melds), best[0][0], best[0][1], rest, jokers - jokers_used)
+    rest = tuple(c - u for c, u in zip(counts, used, strict=True))
+    return Solution(tuple(melds), value, placed, rest, jokers - used_jokers)
 
 
 def _pair_value(rules: MeldRules, number: int, jokers: int) -> int:

@@ -185,12 +185,13 @@ def _template(rules: MeldRules, naturals_mask: int, jokers: int, meld: Meld) -> 
     return Template(mask, low, naturals, jokers, meld.value, meld)
 
 
-@lru_cache(maxsize=64)
+@lru_cache(maxsize=256)
 def compile_universe(rules: MeldRules, max_jokers: int, wild: bool = False) -> Universe:
     """Return every meld of ``rules`` with at most ``max_jokers`` jokers.
 
-    ``wild``: compile for the distance question, where added tiles are wild and a meld may be
-    made of them alone (``min_natural`` 0), and runs are always split (tiles only matter).
+    ``wild``: compile for the distance question, where brought-in tiles are wild jokers that
+    may form melds alone and sit anywhere (``min_natural`` 0, ``loose_jokers``), and runs are
+    always split (only tiles matter).
     """
     if wild:
         rules = _wild_rules(rules)
@@ -220,4 +221,4 @@ def compile_universe(rules: MeldRules, max_jokers: int, wild: bool = False) -> U
 
 
 def _wild_rules(rules: MeldRules) -> MeldRules:
-    return replace(rules, min_natural=0)
+    return replace(rules, min_natural=0, loose_jokers=True)

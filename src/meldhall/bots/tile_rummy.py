@@ -3,18 +3,40 @@
 - ``random``: lays down, feeds and rearranges whenever it can (a random one of those moves),
   otherwise draws or, half the time when it may, takes from the discard pile; discards at
   random.
-- ``greedy``: the best immediate move by points (see ``GreedyBot``).
+- ``greedy``: the best immediate move by points. It places the most points it can in its own
+  melds (going out first of all: that collects every other rack), feeds only to go out, takes
+  from the pile when the tile it must place is worth more than the load it takes with it,
+  and discards the tile that is worth most and helps least: never a Smiley while it holds
+  other tiles, and not a tile another player could add to his own meld.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 
 from meldhall.core.engine import JSON, Action, Bot
-from meldhall.games.tile_rummy.actions import Add, Discard, Meld, Rearrange
+from meldhall.games.tile_rummy.actions import (
+    Add,
+    Discard,
+    Draw,
+    EndRound,
+    Meld,
+    Rearrange,
+    TakeDiscard,
+    Use,
+)
+from meldhall.games.tile_rummy.faces import SMILEY_A, parse_tile, value_table
+from meldhall.games.tile_rummy.melds import Shape, accepting
 
 PLACEMENTS = (Meld, Add, Rearrange)
+GOING_OUT = 1000
+"""Score of a move that empties the rack: it ends the round and collects every other rack."""
+TAKEN_LOAD = 0.3
+"""What a greedy bot counts against each point of the extra tiles a take brings."""
+FEED_COST = 0.5
+"""What feeding costs per point: the points go to the meld's owner, half offset by the rack
+points the feeder no longer risks."""
 
 
 class RandomBot:
@@ -27,7 +49,7 @@ class RandomBot:
     ) -> Action:
         """Return a random placement if there is one, else a random draw, take or discard."""
         first = legal[0]
-        if isinstance(first, Meld | Add | Rearrange):
+        if isinstance(first, PLACEMENTS):
             placements = [a for a in legal if isinstance(a, PLACEMENTS)]
             return placements[rng.randrange(len(placements))]
         if isinstance(first, Discard):
@@ -37,4 +59,123 @@ class RandomBot:
         return first
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot}
+class _View:
+    """What a greedy bot reads from one observation."""
+
+    def __init__(self, obs: Mapping[str, JSON]) -> None:
+        rules = obs["rules"]
+        assert isinstance(rules, dict)
+        self.values = value_table(str(rules["tile_values"]), int(rules["smiley_value"]))
+        self.wrap = rules["run_wrap"] == "one_end"
+        self.seat = obs["seat"]
+        hand = obs.get("hand") or []
+        assert isinstance(hand, list)
+        self.rack = [parse_tile(t) for t in hand]
+        self.owner: dict[int, int] = {}
+        self.foreign: set[int] = set()
+        melds = obs.get("melds") or []
+        assert isinstance(melds, list)
+        for m in melds:
+            self.owner[m["id"]] = m["owner"]
+            if m["owner"] != self.seat:
+                tiles = [parse_tile(t) for t in m["tiles"]]
+                key = m["start"] if m["kind"] == "run" else m["number"]
+                colour = (tiles[_natural(tiles)] >> 1) // 13 if m["kind"] == "run" else -1
+                shape = Shape(m["kind"], key, colour)
+                self.foreign.update(f for f, _ in accepting(shape, tiles, self.wrap) if f >= 0)
+
+
+def _natural(tiles: Sequence[int]) -> int:
+    return next(i for i, t in enumerate(tiles) if t < SMILEY_A)
+
+
+class GreedyBot:
+    """The best immediate move by points (see the module docstring)."""
+
+    needs_observation = True
+
+    def choose(
+        self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
+    ) -> Action:
+        """Return the move with the best immediate score."""
+        view = _View(observation)
+        first = legal[0]
+        if isinstance(first, Draw | EndRound):
+            return self._draw(view, legal, observation)
+        best: Action | None = None
+        best_score = 0.0
+        for action in legal:
+            if isinstance(action, PLACEMENTS):
+                score = self._placement(view, action, len(view.rack))
+                if score > best_score:
+                    best, best_score = action, score
+        if best is not None:
+            return best
+        discards = [a for a in legal if isinstance(a, Discard)]
+        return max(discards, key=lambda a: self._discard_score(view, a.tile))
+
+    def _placement(self, view: _View, use: Use, rack_size: int, taken: Sequence[int] = ()) -> float:
+        """Return the points a placement brings the bot (GOING_OUT when it empties the rack,
+        counting the ``taken`` pile tiles as rack tiles)."""
+        values = view.values
+        rack = set(view.rack).union(taken)
+        if isinstance(use, Meld):
+            placed = [t for t in use.tiles if t in rack]
+            score = float(sum(values[t] for t in placed))
+        elif isinstance(use, Add):
+            placed = [use.tile]
+            own = view.owner.get(use.meld) == view.seat
+            score = values[use.tile] * (1.0 if own else -FEED_COST)
+        else:
+            placed = [t for t in use.placed() if t in rack]
+            score = float(sum(values[t] for t in placed))
+        if len(placed) >= rack_size:
+            return GOING_OUT + score
+        return score
+
+    def _draw(self, view: _View, legal: tuple[Action, ...], obs: Mapping[str, JSON]) -> Action:
+        tokens = obs["pile"]
+        assert isinstance(tokens, list)
+        pile = [parse_tile(t) for t in tokens]
+        best: Action = legal[0]
+        best_score = 8.0 if isinstance(legal[0], Draw) else 0.0
+        for action in legal[1:]:
+            if not isinstance(action, TakeDiscard):
+                continue
+            placed = set(_placed(action.use))
+            taken = pile[action.index - 1 :]
+            load = sum(view.values[t] for t in taken if t not in placed)
+            size = len(view.rack) + len(taken)
+            score = self._placement(view, action.use, size, taken) - TAKEN_LOAD * load
+            if score > best_score:
+                best, best_score = action, score
+        return best
+
+    def _discard_score(self, view: _View, tile: int) -> float:
+        """Return how good a discard is: high value, little use to the bot, no gift."""
+        if tile >= SMILEY_A:
+            return -100.0
+        face = tile >> 1
+        colour, number = divmod(face, 13)
+        help_ = 0
+        for other in view.rack:
+            if other == tile or other >= SMILEY_A:
+                continue
+            c, n = divmod(other >> 1, 13)
+            if c == colour and 0 < abs(n - number) <= 2:
+                help_ += 3 - abs(n - number)
+            elif n == number and c != colour:
+                help_ += 2
+        gift = 10 if face in view.foreign else 0
+        return view.values[tile] - 4 * help_ - gift
+
+
+def _placed(use: Use) -> list[int]:
+    if isinstance(use, Meld):
+        return list(use.tiles)
+    if isinstance(use, Add):
+        return [use.tile]
+    return use.placed()
+
+
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}

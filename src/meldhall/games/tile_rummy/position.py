@@ -14,7 +14,8 @@ from meldhall.core.tiles import parse_okey_many, split_tokens
 from meldhall.games.tile_rummy.faces import TILE_COUNT
 from meldhall.games.tile_rummy.melds import judge
 from meldhall.games.tile_rummy.options import TileRummyOptions
-from meldhall.games.tile_rummy.state import PILE, STOCK, TABLE, TableMeld, TileRummyState
+from meldhall.games.tile_rummy.state import TileRummyState
+from meldhall.games.tile_rummy.table import PILE, STOCK, TABLE, TableMeld
 
 
 def build_position(

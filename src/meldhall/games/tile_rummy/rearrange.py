@@ -1,17 +1,131 @@
-"""REARRANGE candidates (rules section 7): which recombinations of one's own melds to list."""
+"""The REARRANGE actions listed for a player (rules section 7).
+
+Every legal rearrangement is accepted by ``apply``; the list names, for each of the player's
+own melds, the solver's best recombination of that meld with the rack tiles that can work
+with it (``max_placed_with_table``), when it places at least one rack tile. A quick test on
+bit masks decides first whether a rack tile can join the meld only by recombining it:
+
+- a run: a rack tile of its colour inside it, where both halves keep 3 tiles (a split); a
+  removable end tile (run of 4+) that makes a set with rack tiles;
+- a 4-tile set: a member that makes a run with rack tiles of its colour;
+- a Smiley in the meld that a rack tile can replace, or that can leave it (end of a long run,
+  4-tile set): the freed Smiley may join rack tiles.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meldhall.games.tile_rummy.actions import Rearrange
-from meldhall.games.tile_rummy.melds import Shape
+from meldhall.core.solver import MeldRules
+from meldhall.games.tile_rummy.actions import Meld, Rearrange
+from meldhall.games.tile_rummy.faces import SMILEY_A, pos_number
+from meldhall.games.tile_rummy.melds import Pool, Shape, line
+from meldhall.games.tile_rummy.solving import physical, rearranged
 
 OwnMeld = tuple[int, Shape, list[int]]
 
 
+def _bits(lo: int, hi: int) -> int:
+    """Return a mask of the positions lo..hi (empty when lo > hi)."""
+    return ((1 << (hi + 1)) - 1) & ~((1 << lo) - 1) if lo <= hi else 0
+
+
+def _positions(number: int, wrap: bool) -> tuple[int, ...]:
+    if wrap and number == 13:
+        return (13, 0)
+    if wrap and number == 1:
+        return (1, 14)
+    return (number,)
+
+
+def _run_partners(pool: Pool, colour: int, number: int, wrap: bool) -> int:
+    """Return the rack positions of ``colour`` that make a 3-run with a tile of ``number``
+    (with the rack's Smileys), as a mask; 0 when there are none."""
+    lo, hi = line(wrap)
+    mask = pool.pos_masks[colour]
+    jokers = len(pool.smileys)
+    found = 0
+    for p in _positions(number, wrap):
+        for s in (p - 2, p - 1, p):
+            if s < lo or s + 2 > hi:
+                continue
+            window = _bits(s, s + 2) & ~(1 << p)
+            have = mask & window
+            if (window & ~have).bit_count() <= jokers and have:
+                found |= have
+    return found
+
+
+def _run_gate(shape: Shape, tiles: list[int], pool: Pool, wrap: bool) -> list[int] | None:
+    """Return the rack faces worth trying with an own run (-1: the whole rack), or None."""
+    colour, start, length = shape.colour, shape.key, len(tiles)
+    faces: list[int] = []
+    inner = pool.pos_masks[colour] & _bits(start + 2, start + length - 3)
+    base = colour * 13 - 1
+    while inner:
+        low = inner & -inner
+        inner ^= low
+        faces.append(base + pos_number(low.bit_length() - 1))
+    if length >= 4:
+        for t in (tiles[0], tiles[-1]):
+            if t >= SMILEY_A:
+                return [-1]
+            number = (t >> 1) % 13 + 1
+            others = pool.num_masks[number] & ~(1 << colour)
+            if others.bit_count() + min(len(pool.smileys), 1) >= 2:
+                faces += [c * 13 + number - 1 for c in range(4) if others >> c & 1]
+    for i, t in enumerate(tiles):
+        if t >= SMILEY_A and pool.counts[base + pos_number(start + i)]:
+            return [-1]
+    return faces or None
+
+
+def _set_gate(shape: Shape, tiles: list[int], pool: Pool, wrap: bool) -> list[int] | None:
+    """Return the rack faces worth trying with an own set (-1: the whole rack), or None."""
+    number = shape.key
+    present = 0
+    smileys = 0
+    for t in tiles:
+        if t >= SMILEY_A:
+            smileys += 1
+        else:
+            present |= 1 << ((t >> 1) // 13)
+    if smileys and (len(tiles) == 4 or pool.num_masks[number] & ~present):
+        return [-1]
+    if len(tiles) < 4:
+        return None
+    faces: list[int] = []
+    for colour in range(4):
+        found = _run_partners(pool, colour, number, wrap)
+        while found:
+            low = found & -found
+            found ^= low
+            faces.append(colour * 13 - 1 + pos_number(low.bit_length() - 1))
+    return faces or None
+
+
 def rearrange_actions(
-    own: Sequence[OwnMeld], rack: Sequence[int], wrap: bool, others: Sequence[OwnMeld]
+    own: Sequence[OwnMeld], rack: Sequence[int], pool: Pool, wrap: bool, rules: MeldRules
 ) -> list[Rearrange]:
-    """Return the listed rearrangements of the player's own melds that place rack tiles."""
-    return []
+    """Return one REARRANGE per own meld that the solver can recombine with rack tiles."""
+    out: list[Rearrange] = []
+    for meld_id, shape, tiles in own:
+        gate = _run_gate if shape.kind == "run" else _set_gate
+        faces = gate(shape, tiles, pool, wrap)
+        if faces is None:
+            continue
+        if -1 in faces:
+            chosen = list(rack)
+        else:
+            wanted = set(faces)
+            chosen = [t for t in rack if t < SMILEY_A and t >> 1 in wanted]
+        key_table = tuple(sorted(-1 if t >= SMILEY_A else t >> 1 for t in tiles))
+        key_rack = tuple(sorted(-1 if t >= SMILEY_A else t >> 1 for t in chosen))
+        solved = rearranged(key_table, key_rack, rules)
+        if solved is None:
+            continue
+        melds = physical(solved, tiles, chosen, wrap)
+        if melds is None:
+            continue
+        out.append(Rearrange((meld_id,), tuple(Meld(kind, ids) for kind, ids in melds)))
+    return out

@@ -1,0 +1,155 @@
+"""What the state shows: observations, the snapshot, the invariants and hidden reshuffles."""
+
+from __future__ import annotations
+
+import copy
+import random
+from typing import TYPE_CHECKING
+
+from meldhall.core.engine import JSON
+from meldhall.core.errors import EngineBug
+from meldhall.games.tile_rummy.faces import TILE_COUNT, token, tokens
+from meldhall.games.tile_rummy.melds import judge
+from meldhall.games.tile_rummy.table import PILE, STOCK, TABLE
+
+if TYPE_CHECKING:
+    from meldhall.games.tile_rummy.state import TileRummyState
+
+RULE_KEYS = (
+    "tile_values",
+    "smiley_value",
+    "run_wrap",
+    "discard_target_use",
+    "discard_take_any_depth",
+    "initial_meld_minimum",
+    "feed_requires_own_meld",
+    "losers_subtract_rack",
+    "tie_rule",
+    "match_mode",
+    "turn_timer",
+)
+"""The options an observation shows (not the explicit wall, which would reveal the deal)."""
+
+
+def observation(state: TileRummyState, viewer: int | None) -> dict[str, JSON]:
+    """Return what ``viewer`` may know (None: a spectator); keys in the package docstring."""
+    outcome = state.outcome()
+    obs: dict[str, JSON] = {
+        "game": "tile-rummy",
+        "seat": viewer,
+        "phase": state.phase,
+        "to_act": sorted(state.to_act()),
+        "turn": state.turn,
+        "round": state.round,
+        "first_player": state.first,
+        "rack_counts": [len(r) for r in state.racks],
+        "stock_count": len(state.stock),
+        "can_draw": state.can_draw(),
+        "pile": tokens(state.pile),
+        "melds": [m.to_json(state.values) for m in state.melds.values()],
+        "table_points": state.table_points(),
+        "scores": list(state.match_scores()),
+        "round_wins": list(state.round_wins),
+        "totals": list(state.totals),
+        "void_rounds": state.void_rounds,
+        "opened": list(state.opened),
+        "skip_next": list(state.skip),
+        "last_round": copy.deepcopy(state.history[-1]) if state.history else None,
+        "over": state.phase == "over",
+        "outcome": outcome.to_json() if outcome else None,
+        "rules": {key: getattr(state.options, key) for key in RULE_KEYS},
+    }
+    if viewer is not None:
+        obs["hand"] = tokens(state.racks[viewer])
+    return obs
+
+
+def snapshot(state: TileRummyState) -> JSON:
+    """Return the whole state, hidden tiles included, as canonical JSON."""
+    return {
+        "round": state.round,
+        "first": state.first,
+        "turn": state.turn,
+        "phase": state.phase,
+        "racks": [tokens(r) for r in state.racks],
+        "stock": tokens(state.stock[::-1]),
+        "pile": tokens(state.pile),
+        "melds": [m.to_json(state.values) for m in state.melds.values()],
+        "next_meld": state.next_meld,
+        "opened": list(state.opened),
+        "skip": list(state.skip),
+        "rebuilt": state.rebuilt,
+        "round_wins": list(state.round_wins),
+        "totals": list(state.totals),
+        "void_rounds": state.void_rounds,
+        "history": copy.deepcopy(state.history),
+        "winner": state.winner,
+    }
+
+
+def _bug(message: str) -> EngineBug:
+    return EngineBug(f"tile-rummy: {message}")
+
+
+def check_invariants(state: TileRummyState) -> None:
+    """Raise ``EngineBug`` unless every tile is in exactly one place (and its location code
+    agrees), every meld is valid and the scores agree with the rounds played."""
+    loc = state.loc
+    placed: list[int] = []
+    for seat, rack in enumerate(state.racks):
+        if rack != sorted(rack) or any(loc[t] != seat for t in rack):
+            raise _bug(f"rack {seat} is unsorted or misplaced: {tokens(rack)}")
+        placed += rack
+    for where, tiles in ((STOCK, state.stock), (PILE, state.pile)):
+        if any(loc[t] != where for t in tiles):
+            raise _bug(f"a tile of place {where} has another location code")
+        placed += tiles
+    for meld in state.melds.values():
+        if judge(meld.shape.kind, meld.tiles, state.wrap) != meld.shape:
+            raise _bug(f"meld {meld.id} {tokens(meld.tiles)} is invalid")
+        if meld.id >= state.next_meld or not 0 <= meld.owner < state.n:
+            raise _bug(f"meld {meld.id} has a bad id or owner")
+        if any(loc[t] != TABLE for t in meld.tiles):
+            raise _bug(f"a tile of meld {meld.id} has another location code")
+        placed += meld.tiles
+    if len(placed) != TILE_COUNT or len(set(placed)) != TILE_COUNT:
+        missing = sorted(set(range(TILE_COUNT)) - set(placed))
+        raise _bug(f"{len(placed)} tiles placed, missing {[token(t) for t in missing]}")
+    history = state.history
+    totals = [sum(h["scores"][q] for h in history) for q in range(state.n)]
+    if totals != state.totals:
+        raise _bug(f"totals {state.totals} != the sum of the rounds {totals}")
+    wins = [0] * state.n
+    for h in history:
+        for q in h["round_winners"]:
+            wins[q] += 1
+    voids = sum(1 for h in history if not h["round_winners"])
+    if wins != state.round_wins or voids != state.void_rounds:
+        raise _bug("round wins disagree with the rounds played")
+    if len(history) != state.round - (0 if state.phase == "over" else 1):
+        raise _bug("the round counter disagrees with the rounds played")
+    if (state.phase == "over") != (state.winner is not None):
+        raise _bug("match over without a winner (or the reverse)")
+
+
+def shuffled_hidden(
+    state: TileRummyState, viewer: int | None, rng: random.Random
+) -> TileRummyState:
+    """Return a copy in which the other racks and the stock are dealt anew from their own
+    tiles (sizes kept), everything ``viewer`` knows unchanged."""
+    other = copy.deepcopy(state)
+    other.reset_caches()
+    hidden_seats = [s for s in range(state.n) if s != viewer]
+    pool = [t for s in hidden_seats for t in other.racks[s]] + other.stock
+    rng.shuffle(pool)
+    k = 0
+    for s in hidden_seats:
+        size = len(other.racks[s])
+        other.racks[s] = sorted(pool[k : k + size])
+        for t in other.racks[s]:
+            other.loc[t] = s
+        k += size
+    other.stock = pool[k:]
+    for t in other.stock:
+        other.loc[t] = STOCK
+    return other

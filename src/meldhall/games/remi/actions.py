@@ -170,6 +170,11 @@ class Discard:
         return {"type": "discard", "card": card_token(self.card)}
 
 
+DRAW_STOCK = DrawStock()
+DRAW_DISCARD = DrawDiscard()
+DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in range(MAX_CARDS))
+"""Shared instances (actions are immutable values): ``DISCARDS[card]`` discards that card."""
+
 RemiAction = DrawStock | DrawDiscard | Open | MeldAction | LayOff | Exchange | Discard
 
 _MELD_RE = re.compile(r"\[([^\[\]]*)\]")

@@ -57,8 +57,40 @@ def best_value(cards: Sequence[int], rules: RunRules) -> int:
     return exact_best_value(cards, rules)
 
 
+def meld_cards(cards: Sequence[int], rules: RunRules) -> set[int]:
+    """Return the cards that the most valuable disjoint melds among ``cards`` use."""
+    if not solver_fits(rules):
+        return _exact_best(cards, rules)[1]
+    counts, jokers = counts_of(cards)
+    solution = best_partition(counts, jokers, SOLVER_RULES, "value")
+    need: dict[tuple[int, int], int] = {}
+    wild = 0
+    for meld in solution.melds:
+        for face in meld.tiles:
+            if face is None:
+                wild += 1
+            else:
+                need[face] = need.get(face, 0) + 1
+    out: set[int] = set()
+    for c in sorted(cards):
+        if c >= FIRST_JOKER:
+            if wild:
+                out.add(c)
+                wild -= 1
+            continue
+        face = (SUIT[c], RANK[c])
+        if need.get(face, 0):
+            out.add(c)
+            need[face] -= 1
+    return out
+
+
 def exact_best_value(cards: Sequence[int], rules: RunRules) -> int:
     """Return the same answer as ``best_value`` by searching the hand's own melds."""
+    return _exact_best(cards, rules)[0]
+
+
+def _exact_best(cards: Sequence[int], rules: RunRules) -> tuple[int, set[int]]:
     candidates = find_melds(cards, rules)
     ordered = sorted(set(cards))
     holding: dict[int, list[tuple[int, int]]] = {c: [] for c in ordered}
@@ -66,18 +98,21 @@ def exact_best_value(cards: Sequence[int], rules: RunRules) -> int:
         holding[min(cand.cards)].append((cand.mask, cand.reading.value))
 
     @cache
-    def best(mask: int) -> int:
+    def best(mask: int) -> tuple[int, int]:
+        """Return the best value among the cards of ``mask`` and the mask of cards used."""
         if mask == 0:
-            return 0
+            return 0, 0
         low = (mask & -mask).bit_length() - 1
-        rest = mask & ~(1 << low)
-        result = best(rest)
+        result = best(mask & ~(1 << low))
         for meld, value in holding[low]:
             if meld & mask == meld:
-                result = max(result, value + best(mask & ~meld))
+                sub_value, sub_used = best(mask & ~meld)
+                if value + sub_value > result[0]:
+                    result = (value + sub_value, sub_used | meld)
         return result
 
     full = 0
     for c in ordered:
         full |= 1 << c
-    return best(full)
+    value, used = best(full)
+    return value, {c for c in ordered if used >> c & 1}

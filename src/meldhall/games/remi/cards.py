@@ -37,6 +37,9 @@ SUIT: tuple[int, ...] = tuple(-1 if c.suit is None else SUITS.index(c.suit) for 
 TOKEN: tuple[str, ...] = tuple(str(c) for c in ALL_CARDS)
 """The token with pack of every card id: ``10H#1``, ``JK#2``."""
 
+CARD_ID: dict[str, int] = {token: i for i, token in enumerate(TOKEN)}
+"""The card id of every token with pack (``"10H#1"``)."""
+
 RANK_VALUE: tuple[int, ...] = (0, 11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 """Value of a rank 1..13 (index 0 unused): A 11, 2..10 face, J/Q/K 10 (R-D1, R-D3)."""
 

@@ -243,42 +243,100 @@ def _mask(cards: Sequence[int]) -> int:
 def find_melds(hand: Sequence[int], rules: RunRules, max_cards: int = 13) -> list[Candidate]:
     """Return every valid meld of at most ``max_cards`` cards that the hand can lay, each
     physical choice of copies and jokers apart, in a canonical order (sets, then runs)."""
-    jokers = sorted(c for c in hand if c >= FIRST_JOKER)
-    by_face: dict[tuple[int, int], list[int]] = {}
-    for c in sorted(hand):
-        if c < FIRST_JOKER:
-            by_face.setdefault((RANK[c], SUIT[c]), []).append(c)
+    if max_cards < 3:
+        return []
+    faces = spare = 0
+    for c in hand:
+        if c >= FIRST_JOKER:
+            spare += 1
+        else:
+            faces |= 1 << (c >> 1)  # bit suit × 13 + rank − 1, shared by both copies
+    a, b, c, d = suits = [faces >> shift & 0x1FFF for shift in (0, 13, 26, 39)]
+    if spare >= 2:
+        set_bits = a | b | c | d
+    elif spare == 1:
+        set_bits = a & (b | c | d) | b & (c | d) | c & d
+    else:
+        set_bits = a & b & (c | d) | c & d & (a | b)
+    run_suits = [s for s in range(4) if suits[s] and _may_run(suits[s] << 1, spare, rules)]
     out: list[Candidate] = []
-    _find_sets(by_face, jokers, min(max_cards, 4), out)
-    if max_cards >= 3:
-        _find_runs(by_face, jokers, rules, min(max_cards, 13), out)
+    if not set_bits and not run_suits:
+        return out
+    jokers: list[int] = []
+    by_face: dict[int, list[int]] = {}
+    for card in sorted(hand):
+        if card >= FIRST_JOKER:
+            jokers.append(card)
+        elif (key := card >> 1) in by_face:
+            by_face[key].append(card)
+        else:
+            by_face[key] = [card]
+    rank = 0
+    while set_bits:
+        if set_bits & 1:
+            present = sum(1 << s for s in range(4) if suits[s] >> rank & 1)
+            _find_sets(rank + 1, present, by_face, jokers, min(max_cards, 4), out)
+        set_bits >>= 1
+        rank += 1
+    for suit in run_suits:
+        base = suit * 13 - 1
+        have = [_NONE] + [by_face.get(base + r, _NONE) for r in range(1, 14)]
+        _find_runs(suit, have, jokers, rules, min(max_cards, 13), out)
     return out
 
 
+_NONE: list[int] = []
+
+
+def _may_run(ranks: int, spare: int, rules: RunRules) -> bool:
+    """Return False when no run of three can be made in a suit (a quick test on rank bits)."""
+    if spare >= 2:
+        return True
+    if rules.wrap:
+        line = ranks | ranks << 13
+    else:
+        line = ranks | (ranks >> 1 & 1) << 14
+        if not rules.ace_low:
+            line &= ~2
+    a, b, c = line, line >> 1, line >> 2
+    if spare == 0:
+        return bool(a & b & c)
+    return bool(a & b | a & c | b & c)
+
+
 def _find_sets(
-    by_face: dict[tuple[int, int], list[int]], jokers: list[int], most: int, out: list[Candidate]
+    rank: int,
+    suit_bits: int,
+    by_face: dict[int, list[int]],
+    jokers: list[int],
+    most: int,
+    out: list[Candidate],
 ) -> None:
-    by_rank: dict[int, list[int]] = {}
-    for rank, suit in by_face:
-        by_rank.setdefault(rank, []).append(suit)
-    for rank in sorted(by_rank):
-        suits = sorted(by_rank[rank])
-        for k in range(1, min(4, len(suits), most) + 1):
-            for j in range(max(0, 3 - k), min(len(jokers), most - k) + 1):
-                for combo in combinations(suits, k):
-                    for naturals in product(*(by_face[(rank, s)] for s in combo)):
-                        for used in combinations(jokers, j):
-                            cards = (*naturals, *used)
-                            reading = Reading("set", rank, -1, 0, RANK_VALUE[rank] * (k + j))
-                            ident = face_name(rank, -1)
-                            if k + j == 4 and j == 1:
-                                missing = 0b1111 & ~sum(1 << s for s in combo)
-                                ident = face_name(rank, missing.bit_length() - 1)
-                            out.append(Candidate(cards, reading, (ident,) * j, _mask(cards)))
+    suits = [s for s in range(4) if suit_bits >> s & 1]
+    for k in range(1, min(4, len(suits), most) + 1):
+        for j in range(max(0, 3 - k), min(len(jokers), most - k) + 1):
+            reading = Reading("set", rank, -1, 0, RANK_VALUE[rank] * (k + j))
+            for combo in combinations(suits, k):
+                ident = face_name(rank, -1)
+                if k + j == 4 and j == 1:
+                    missing = 0b1111 & ~sum(1 << s for s in combo)
+                    ident = face_name(rank, missing.bit_length() - 1)
+                for naturals in product(*(by_face[s * 13 + rank - 1] for s in combo)):
+                    for used in combinations(jokers, j):
+                        cards = (*naturals, *used)
+                        out.append(Candidate(cards, reading, (ident,) * j, _mask(cards)))
+
+
+_LINE = {
+    False: tuple([0, *range(1, 14), 1]),
+    True: tuple([0, *((p - 1) % 13 + 1 for p in range(1, 27))]),
+}
+"""Rank at each run position: positions 1..14 (14 the high ace), or 1..26 going round."""
 
 
 def _find_runs(
-    by_face: dict[tuple[int, int], list[int]],
+    suit: int,
+    have: list[list[int]],
     jokers: list[int],
     rules: RunRules,
     most: int,
@@ -286,49 +344,52 @@ def _find_runs(
 ) -> None:
     spare = len(jokers)
     wrap = rules.wrap
-    for suit in range(4):
-        have = [by_face.get((r, suit), []) if r else [] for r in range(14)]
-        if not any(have):
-            continue
-        starts = range(1, 14) if wrap else range(rules.lo_min, 13)
-        for lo in starts:
-            gaps = naturals = 0
-            for length in range(1, most + 1):
-                if not wrap and lo + length - 1 > 14:
+    line = _LINE[wrap]
+    top = 13 + 13 if wrap else 14
+    starts = range(1, 14) if wrap else range(rules.lo_min, 13)
+    low_ace = rules.ace_low_value - 11
+    for lo in starts:
+        gaps = naturals = value = 0
+        ranks: list[int] = []
+        for p in range(lo, min(lo + most, top + 1)):
+            r = line[p]
+            ranks.append(r)
+            value += RANK_VALUE[r]
+            if have[r]:
+                naturals += 1
+            else:
+                gaps += 1
+                if gaps > spare:
                     break
-                if have[run_rank(lo, length - 1, wrap)]:
-                    naturals += 1
-                else:
-                    gaps += 1
-                    if gaps > spare:
-                        break
-                if length >= 3 and naturals:
-                    _emit_run(have, jokers, rules, suit, lo, length, gaps, out)
+            if len(ranks) >= 3 and naturals:
+                worth = value + low_ace if ranks[0] == 1 else value
+                reading = Reading("run", 0, suit, lo, worth)
+                _emit_run(have, jokers, ranks, gaps, reading, out)
 
 
 def _emit_run(
     have: list[list[int]],
     jokers: list[int],
-    rules: RunRules,
-    suit: int,
-    lo: int,
-    length: int,
+    ranks: list[int],
     gaps: int,
+    reading: Reading,
     out: list[Candidate],
 ) -> None:
-    ranks = [run_rank(lo, i, rules.wrap) for i in range(length)]
+    if not gaps and all(len(have[r]) == 1 for r in ranks):
+        cards = tuple(have[r][0] for r in ranks)
+        out.append(Candidate(cards, reading, (), _mask(cards)))
+        return
+    suit = reading.suit
+    declare = tuple(face_name(r, suit) for r in ranks if not have[r])
     choices = [have[r] for r in ranks if have[r]]
-    holes = [i for i, r in enumerate(ranks) if not have[r]]
-    reading = Reading("run", 0, suit, lo, run_value(lo, length, rules))
-    declare = tuple(face_name(ranks[i], suit) for i in holes)
     for naturals in product(*choices):
         for used in permutations(jokers, gaps):
-            cards: list[int] = []
+            built: list[int] = []
             nat = iter(naturals)
             jok = iter(used)
             for r in ranks:
-                cards.append(next(nat) if have[r] else next(jok))
-            out.append(Candidate(tuple(cards), reading, declare, _mask(cards)))
+                built.append(next(nat) if have[r] else next(jok))
+            out.append(Candidate(tuple(built), reading, declare, _mask(built)))
 
 
 def parse_meld_text(text: str, jokers: int = 2) -> tuple[list[int], list[str | None]]:

@@ -64,10 +64,18 @@ def _by_face(hand: Sequence[int]) -> dict[tuple[int, int], list[int]]:
     return out
 
 
-def lay_offs(hand: Sequence[int], melds: Sequence[TableMeld], runs: RunRules) -> list[LayOff]:
-    """Return every single-card lay-off of the hand onto the melds (the hand keeps a card)."""
-    if len(hand) < 2:
-        return []
+@dataclass(frozen=True, slots=True)
+class TableIndex:
+    """Where cards fit on a table: per face ``(rank, suit)`` the places ``(meld, end)`` that
+    take it, every place (a joker fits them all), and the melds holding a joker."""
+
+    places: dict[tuple[int, int], list[tuple[int, str | None]]]
+    anywhere: list[tuple[int, str | None]]
+    with_jokers: list[int]
+
+
+def index_table(melds: Sequence[TableMeld], runs: RunRules) -> TableIndex:
+    """Return the index of a table (rebuilt whenever a meld changes)."""
     places: dict[tuple[int, int], list[tuple[int, str | None]]] = {}
     anywhere: list[tuple[int, str | None]] = []
     for index, meld in enumerate(melds):
@@ -80,23 +88,38 @@ def lay_offs(hand: Sequence[int], melds: Sequence[TableMeld], runs: RunRules) ->
             for s in range(4):
                 if not taken >> s & 1:
                     places.setdefault((rank, s), []).append((index, end))
+    with_jokers = [i for i, m in enumerate(melds) if m.jokers()]
+    return TableIndex(places, anywhere, with_jokers)
+
+
+def lay_offs(hand: Sequence[int], table: TableIndex) -> list[LayOff]:
+    """Return every single-card lay-off of the hand onto the table (the hand keeps a card)."""
+    if len(hand) < 2 or not table.anywhere:
+        return []
     out: list[LayOff] = []
+    places = table.places
     for card in sorted(hand):
-        spots = anywhere if card >= FIRST_JOKER else places.get((RANK[card], SUIT[card]), [])
-        out.extend(LayOff(card, index, end) for index, end in spots)  # type: ignore[arg-type]
+        spots = table.anywhere if card >= FIRST_JOKER else places.get((RANK[card], SUIT[card]))
+        if spots:
+            out.extend(LayOff(card, index, end) for index, end in spots)  # type: ignore[arg-type]
     return out
 
 
 def exchanges(
-    hand: Sequence[int], melds: Sequence[TableMeld], runs: RunRules, two_joker_sets: bool
+    hand: Sequence[int],
+    melds: Sequence[TableMeld],
+    table: TableIndex,
+    runs: RunRules,
+    two_joker_sets: bool,
 ) -> list[Exchange]:
     """Return every joker exchange the hand can make on the melds (8.1, 8.2)."""
+    if not table.with_jokers:
+        return []
     faces = _by_face(hand)
     out: list[Exchange] = []
-    for index, meld in enumerate(melds):
+    for index in table.with_jokers:
+        meld = melds[index]
         jokers = meld.jokers()
-        if not jokers:
-            continue
         if meld.kind == "run":
             for i, c in enumerate(meld.cards):
                 if c >= FIRST_JOKER:
@@ -120,10 +143,17 @@ def exchanges(
 
 
 def placing_moves(
-    hand: Sequence[int], melds: Sequence[TableMeld], opened: bool, rules: MoveRules
+    hand: Sequence[int],
+    melds: Sequence[TableMeld],
+    opened: bool,
+    rules: MoveRules,
+    table: TableIndex | None = None,
 ) -> list[RemiAction]:
     """Return every OPEN, MELD, LAY_OFF and EXCHANGE the hand can make now, in canonical
-    order (each kind in the order of its enumeration)."""
+    order (each kind in the order of its enumeration). ``table`` is the index of ``melds``
+    when the caller keeps one."""
+    if table is None:
+        table = index_table(melds, rules.runs)
     out: list[RemiAction] = []
     size = len(hand)
     if not opened:
@@ -131,12 +161,12 @@ def placing_moves(
             candidates = find_melds(hand, rules.runs, size - 1)
             out.extend(openings(candidates, rules.opening_minimum, size))
         if not rules.exchange_requires_open:
-            out.extend(exchanges(hand, melds, rules.runs, rules.two_joker_sets))
+            out.extend(exchanges(hand, melds, table, rules.runs, rules.two_joker_sets))
         return out
     if size >= 4:
         out.extend(MeldAction(spec_of(c)) for c in find_melds(hand, rules.runs, size - 1))
-    out.extend(lay_offs(hand, melds, rules.runs))
-    out.extend(exchanges(hand, melds, rules.runs, rules.two_joker_sets))
+    out.extend(lay_offs(hand, table))
+    out.extend(exchanges(hand, melds, table, rules.runs, rules.two_joker_sets))
     return out
 
 

@@ -23,6 +23,9 @@ from meldhall.core.errors import EngineBug, IllegalAction, OptionsError
 from meldhall.core.options import options_to_json
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.remi.actions import (
+    DISCARDS,
+    DRAW_DISCARD,
+    DRAW_STOCK,
     Discard,
     DrawDiscard,
     DrawStock,
@@ -33,9 +36,9 @@ from meldhall.games.remi.actions import (
     Open,
     RemiAction,
 )
-from meldhall.games.remi.cards import FIRST_JOKER, card_token, parse_card_list
+from meldhall.games.remi.cards import FIRST_JOKER, TOKEN, card_token, parse_card_list
 from meldhall.games.remi.melds import Reading, RunRules, read_meld, run_start, set_rank
-from meldhall.games.remi.moves import MoveRules, places_card, placing_moves
+from meldhall.games.remi.moves import MoveRules, TableIndex, index_table, places_card, placing_moves
 from meldhall.games.remi.options import RemiOptions
 from meldhall.games.remi.scoring import HandResult, match_end, settle
 from meldhall.games.remi.table import TableMeld
@@ -45,7 +48,7 @@ PHASES = ("draw", "play", "over")
 
 
 def _tokens(cards: Sequence[int]) -> list[str]:
-    return [card_token(c) for c in cards]
+    return [TOKEN[c] for c in cards]
 
 
 class RemiState:
@@ -77,6 +80,10 @@ class RemiState:
         self.last_result: dict[str, Any] | None = None
         self._outcome: Outcome | None = None
         self._legal: tuple[RemiAction, ...] | None = None
+        self._table: TableIndex | None = None
+        self._table_view: list[dict[str, Any]] | None = None
+        self._options_view = options_to_json(options)
+        del self._options_view["deck"]
         self.hands: list[list[int]] = []
         self.known: list[set[int]] = []
         self.stock: list[int] = []
@@ -144,6 +151,7 @@ class RemiState:
         self.stock = deck[pos + 1 :][::-1]
         self.known = [set() for _ in range(self.n)]
         self.melds = []
+        self._table = self._table_view = None
         self.opened = [False] * self.n
         self.first = first
         self.turn = 0
@@ -188,22 +196,25 @@ class RemiState:
         return self._legal
 
     def _draw_actions(self) -> list[RemiAction]:
-        out: list[RemiAction] = [DrawStock()]
+        out: list[RemiAction] = [DRAW_STOCK]
         if not self.options.discard_draw_must_use or self._usable(
             self.discard[-1], [*self.hands[self.current], self.discard[-1]], self.melds
         ):
-            out.append(DrawDiscard())
+            out.append(DRAW_DISCARD)
         return out
 
     def _play_actions(self) -> list[RemiAction]:
         seat = self.current
         hand = self.hands[seat]
-        moves = placing_moves(hand, self.melds, self.opened[seat], self.moves)
+        if self._table is None:
+            self._table = index_table(self.melds, self.runs)
+        moves = placing_moves(hand, self.melds, self.opened[seat], self.moves, self._table)
         if self.options.released_joker_must_be_used:
             moves = [m for m in moves if not isinstance(m, Exchange) or self._joker_usable(m)]
         if self.pending >= 0:
             return [m for m in moves if places_card(m, self.pending)]
-        return [*moves, *(Discard(c) for c in sorted(self._discardable()))]
+        moves.extend([DISCARDS[c] for c in sorted(self._discardable())])
+        return moves
 
     def _discardable(self) -> list[int]:
         hand = self.hands[self.current]
@@ -325,6 +336,7 @@ class RemiState:
             self.melds.append(meld)
             laid.append(meld.to_json(len(self.melds) - 1, self.runs))
         self._take_from_hand(seat, cards)
+        self._table = self._table_view = None
         if is_open:
             self.opened[seat] = True
             return [Event("open", {"seat": seat, "melds": laid, "value": value})]
@@ -346,6 +358,7 @@ class RemiState:
         if error is not None:
             raise self._fail(error, seat, action, f"{card_token(action.card)} does not fit")
         meld.lay_off(action.card, action.end, self.runs)
+        self._table = self._table_view = None
         if meld.turn != self.turn:
             self.kalooki_ok = False
         self._take_from_hand(seat, [action.card])
@@ -366,6 +379,7 @@ class RemiState:
         if self.options.released_joker_must_be_used and not self._joker_usable(action):
             raise self._fail("JOKER_UNUSABLE", seat, action, "the freed joker would fit nowhere")
         meld.exchange(action.give, action.take)
+        self._table = self._table_view = None
         self._take_from_hand(seat, action.give)
         self.hands[seat].append(action.take)
         self.known[seat].add(action.take)
@@ -408,6 +422,8 @@ class RemiState:
 
     def _enter_draw(self, seat: int) -> list[Event]:
         self._start_turn(seat)
+        if self._stuck():
+            return self._end_hand(None, False)
         if self.stock:
             return []
         limit = self.options.max_stock_rebuilds
@@ -419,6 +435,16 @@ class RemiState:
         self.discard = [top]
         self.rebuilds += 1
         return [Event("stock_rebuilt", {"stock": len(self.stock), "rebuilds": self.rebuilds})]
+
+    def _stuck(self) -> bool:
+        """Return True when nobody can ever place a card again: every player holds at most
+        two cards (too few for a new meld that leaves one in hand) and no meld on the table
+        takes any card (a dead hand, like an empty deck, R-D16)."""
+        if any(len(h) > 2 for h, on in zip(self.hands, self.active, strict=True) if on):
+            return False
+        if self._table is None:
+            self._table = index_table(self.melds, self.runs)
+        return not self._table.anywhere
 
     def _end_hand(self, closer: int | None, kalooki: bool) -> list[Event]:
         seats = [s for s in range(self.n) if self.active[s]]
@@ -468,8 +494,8 @@ class RemiState:
     def observation(self, viewer: int | None) -> dict[str, Any]:
         """Return what ``viewer`` may know now (None: a spectator); keys in the package
         docstring."""
-        options = options_to_json(self.options)
-        del options["deck"]
+        if self._table_view is None:
+            self._table_view = [m.to_json(i, self.runs) for i, m in enumerate(self.melds)]
         return {
             "game": "remi",
             "seat": viewer,
@@ -482,7 +508,7 @@ class RemiState:
             "stock": len(self.stock),
             "discard": _tokens(self.discard),
             "discard_top": card_token(self.discard[-1]) if self.discard else None,
-            "melds": [m.to_json(i, self.runs) for i, m in enumerate(self.melds)],
+            "melds": self._table_view,
             "opened": list(self.opened),
             "active": list(self.active),
             "totals": list(self.totals),
@@ -496,7 +522,7 @@ class RemiState:
             "last_result": self.last_result,
             "over": self.phase == OVER,
             "outcome": self._outcome.to_json() if self._outcome else None,
-            "options": options,
+            "options": self._options_view,
         }
 
     def snapshot(self) -> dict[str, Any]:
@@ -585,6 +611,7 @@ class RemiState:
         other.melds = [m.copy() for m in self.melds]
         other.opened = list(self.opened)
         other._legal = None
+        other._table = other._table_view = None
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> RemiState:

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meldhall.core.tiles import RANKS, SUITS
-from meldhall.games.remi.cards import FIRST_JOKER, RANK, RANK_VALUE, SUIT, card_token
+from meldhall.games.remi.cards import CARD_ID, FIRST_JOKER, RANK, RANK_VALUE, SUIT, TOKEN
 from meldhall.games.remi.melds import (
     MeldKind,
     Reading,
@@ -28,7 +28,7 @@ class TableMeld:
     """One meld on the table: kind, cards, run suit and start or set rank, who laid it and in
     which turn of the hand (R-D21)."""
 
-    __slots__ = ("cards", "kind", "lo", "owner", "rank", "suit", "turn")
+    __slots__ = ("cards", "kind", "lo", "owner", "rank", "suit", "turn", "view")
 
     def __init__(
         self, kind: MeldKind, cards: Sequence[int], reading: Reading, owner: int, turn: int
@@ -40,12 +40,24 @@ class TableMeld:
         self.rank = reading.rank
         self.owner = owner
         self.turn = turn
+        self.view: dict[str, Any] | None = None
+
+    @classmethod
+    def from_view(cls, view: dict[str, Any]) -> TableMeld:
+        """Return the meld described by its public view (``to_json``): what bots rebuild."""
+        cards = [CARD_ID[t] for t in view["cards"]]
+        if view["kind"] == "run":
+            reading = Reading("run", 0, SUITS.index(view["suit"]), RANKS.index(view["low"]) + 1, 0)
+        else:
+            reading = Reading("set", RANKS.index(view["rank"]) + 1, -1, 0, 0)
+        return cls(view["kind"], cards, reading, view["owner"], view["turn"])
 
     def copy(self) -> TableMeld:
         """Return an independent copy."""
         other = TableMeld.__new__(TableMeld)
         other.kind, other.cards, other.suit = self.kind, list(self.cards), self.suit
         other.lo, other.rank, other.owner, other.turn = self.lo, self.rank, self.owner, self.turn
+        other.view = self.view
         return other
 
     def reading(self, rules: RunRules) -> Reading:
@@ -104,6 +116,7 @@ class TableMeld:
 
     def lay_off(self, card: int, end: str | None, rules: RunRules) -> None:
         """Add ``card`` (already checked by ``lay_off_error``)."""
+        self.view = None
         if self.kind == "set":
             self.cards = list(canonical_set_order([*self.cards, card]))
         elif end == "low":
@@ -160,6 +173,7 @@ class TableMeld:
 
     def exchange(self, give: Sequence[int], take: int) -> None:
         """Put ``give`` in place of the joker ``take`` (already checked)."""
+        self.view = None
         if self.kind == "run":
             self.cards[self.cards.index(take)] = give[0]
             return
@@ -169,12 +183,18 @@ class TableMeld:
     # ------------------------------------------------------------------ display
 
     def to_json(self, index: int, rules: RunRules) -> dict[str, Any]:
-        """Return the public view of the meld (observations, events)."""
+        """Return the public view of the meld (observations, events); kept until the meld
+        changes, so callers must not modify it."""
+        if self.view is None:
+            self.view = self._view(index, rules)
+        return self.view
+
+    def _view(self, index: int, rules: RunRules) -> dict[str, Any]:
         reading = self.reading(rules)
         out: dict[str, Any] = {
             "id": index,
             "kind": self.kind,
-            "cards": [card_token(c) for c in self.cards],
+            "cards": [TOKEN[c] for c in self.cards],
             "jokers": joker_identities(self.cards, reading, rules),
             "value": reading.value,
             "owner": self.owner,

@@ -34,11 +34,11 @@ def main(args: argparse.Namespace) -> int:
     problems: list[str] = []
     wins = 0
     for counts, t34 in zip(hands, hands_34, strict=True):
-        theirs = is_agari(t34)
+        agari = is_agari(t34)
         mine = hand.is_win(counts) if max(counts) < 3 else hand.is_standard_win(counts)
         wins += mine
-        if mine != theirs:
-            problems.append(f"{counts}: meldhall {mine}, mahjong {theirs}")
+        if mine != agari:
+            problems.append(f"{counts}: meldhall {mine}, mahjong {agari}")
     if problems:
         for line in problems[:20]:
             print(line, file=sys.stderr)

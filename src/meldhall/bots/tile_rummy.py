@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from functools import lru_cache
 
 from meldhall.core.engine import JSON, Action, Bot
 from meldhall.games.tile_rummy.actions import (
@@ -71,22 +72,29 @@ class _View:
         hand = obs.get("hand") or []
         assert isinstance(hand, list)
         self.rack = [parse_tile(t) for t in hand]
-        self.owner: dict[int, int] = {}
-        self.foreign: set[int] = set()
         melds = obs.get("melds") or []
         assert isinstance(melds, list)
-        for m in melds:
-            self.owner[m["id"]] = m["owner"]
+        self.melds = melds
+        self.owner: dict[int, int] = {m["id"]: m["owner"] for m in melds}
+
+    def foreign(self) -> set[int]:
+        """Return the faces another player's meld would take (a discard that gifts them)."""
+        out: set[int] = set()
+        for m in self.melds:
             if m["owner"] != self.seat:
-                tiles = [parse_tile(t) for t in m["tiles"]]
                 key = m["start"] if m["kind"] == "run" else m["number"]
-                colour = (tiles[_natural(tiles)] >> 1) // 13 if m["kind"] == "run" else -1
-                shape = Shape(m["kind"], key, colour)
-                self.foreign.update(f for f, _ in accepting(shape, tiles, self.wrap) if f >= 0)
+                out.update(_accepted(m["kind"], key, tuple(m["tiles"]), self.wrap))
+        return out
 
 
-def _natural(tiles: Sequence[int]) -> int:
-    return next(i for i, t in enumerate(tiles) if t < SMILEY_A)
+@lru_cache(maxsize=8192)
+def _accepted(kind: str, key: int, meld: tuple[str, ...], wrap: bool) -> frozenset[int]:
+    """Return the natural faces a meld takes at its ends (or as a set's missing colour)."""
+    tiles = [parse_tile(t) for t in meld]
+    colour = -1
+    if kind == "run":
+        colour = next((t >> 1) // 13 for t in tiles if t < SMILEY_A)
+    return frozenset(f for f, _ in accepting(Shape(kind, key, colour), tiles, wrap) if f >= 0)
 
 
 class GreedyBot:
@@ -112,7 +120,8 @@ class GreedyBot:
         if best is not None:
             return best
         discards = [a for a in legal if isinstance(a, Discard)]
-        return max(discards, key=lambda a: self._discard_score(view, a.tile))
+        foreign = view.foreign()
+        return max(discards, key=lambda a: self._discard_score(view, a.tile, foreign))
 
     def _placement(self, view: _View, use: Use, rack_size: int, taken: Sequence[int] = ()) -> float:
         """Return the points a placement brings the bot (GOING_OUT when it empties the rack,
@@ -151,7 +160,7 @@ class GreedyBot:
                 best, best_score = action, score
         return best
 
-    def _discard_score(self, view: _View, tile: int) -> float:
+    def _discard_score(self, view: _View, tile: int, foreign: set[int]) -> float:
         """Return how good a discard is: high value, little use to the bot, no gift."""
         if tile >= SMILEY_A:
             return -100.0
@@ -166,7 +175,7 @@ class GreedyBot:
                 help_ += 3 - abs(n - number)
             elif n == number and c != colour:
                 help_ += 2
-        gift = 10 if face in view.foreign else 0
+        gift = 10 if face in foreign else 0
         return view.values[tile] - 4 * help_ - gift
 
 

@@ -16,7 +16,7 @@ class TableMeld:
     """A meld on the table: id, owner, shape and tiles (runs ascending), with the places it
     takes a tile (``accepts``, see ``melds.accepting``) and its public JSON cached."""
 
-    __slots__ = ("_json", "accepts", "id", "owner", "shape", "tiles")
+    __slots__ = ("_json", "_value", "accepts", "checked", "id", "owner", "shape", "tiles")
 
     def __init__(
         self, meld_id: int, owner: int, shape: Shape, tiles: list[int], wrap: bool
@@ -27,16 +27,22 @@ class TableMeld:
         self.tiles = tiles
         self.accepts = accepting(shape, tiles, wrap)
         self._json: dict[str, JSON] | None = None
+        self._value = -1
+        self.checked: tuple[Shape, tuple[int, ...]] | None = None
+        """The shape and tiles last found valid by ``check_invariants``."""
 
     def grow(self, tile: int, end: str | None, wrap: bool) -> None:
         """Add a tile at ``end`` (checked by the caller)."""
         self.shape, self.tiles = grown(self.shape, self.tiles, tile, end)
         self.accepts = accepting(self.shape, self.tiles, wrap)
         self._json = None
+        self._value = -1
 
     def value(self, values: tuple[int, ...]) -> int:
         """Return the meld's points (5.4)."""
-        return sum(values[t] for t in self.tiles)
+        if self._value < 0:
+            self._value = sum(values[t] for t in self.tiles)
+        return self._value
 
     def to_json(self, values: tuple[int, ...]) -> dict[str, JSON]:
         """Return the public JSON form of the meld (observation, events)."""
@@ -51,7 +57,10 @@ class TableMeld:
             }
             out["start" if self.shape.kind == "run" else "number"] = self.shape.key
             self._json = out
-        return dict(self._json)
+        out = dict(self._json)
+        out["tiles"] = list(self._json["tiles"])
+        out["jokers"] = list(self._json["jokers"])
+        return out
 
 
 def grown(shape: Shape, tiles: list[int], tile: int, end: str | None) -> tuple[Shape, list[int]]:

@@ -54,7 +54,7 @@ def observation(state: TileRummyState, viewer: int | None) -> dict[str, JSON]:
         "void_rounds": state.void_rounds,
         "opened": list(state.opened),
         "skip_next": list(state.skip),
-        "last_round": copy.deepcopy(state.history[-1]) if state.history else None,
+        "last_round": _result_copy(state.history[-1]) if state.history else None,
         "over": state.phase == "over",
         "outcome": outcome.to_json() if outcome else None,
         "rules": {key: getattr(state.options, key) for key in RULE_KEYS},
@@ -62,6 +62,13 @@ def observation(state: TileRummyState, viewer: int | None) -> dict[str, JSON]:
     if viewer is not None:
         obs["hand"] = tokens(state.racks[viewer])
     return obs
+
+
+def _result_copy(result: dict[str, JSON]) -> dict[str, JSON]:
+    """Return a copy of a round result (its lists copied, the racks' lists too)."""
+    out = {key: list(value) if isinstance(value, list) else value for key, value in result.items()}
+    out["racks"] = [list(rack) for rack in result["racks"]]
+    return out
 
 
 def snapshot(state: TileRummyState) -> JSON:
@@ -82,7 +89,7 @@ def snapshot(state: TileRummyState) -> JSON:
         "round_wins": list(state.round_wins),
         "totals": list(state.totals),
         "void_rounds": state.void_rounds,
-        "history": copy.deepcopy(state.history),
+        "history": [_result_copy(result) for result in state.history],
         "winner": state.winner,
     }
 
@@ -96,22 +103,24 @@ def check_invariants(state: TileRummyState) -> None:
     agrees), every meld is valid and the scores agree with the rounds played."""
     loc = state.loc
     placed: list[int] = []
-    for seat, rack in enumerate(state.racks):
-        if rack != sorted(rack) or any(loc[t] != seat for t in rack):
-            raise _bug(f"rack {seat} is unsorted or misplaced: {tokens(rack)}")
-        placed += rack
-    for where, tiles in ((STOCK, state.stock), (PILE, state.pile)):
-        if any(loc[t] != where for t in tiles):
-            raise _bug(f"a tile of place {where} has another location code")
+    groups: list[tuple[int, list[int]]] = [*enumerate(state.racks)]
+    groups += [(STOCK, state.stock), (PILE, state.pile)]
+    groups += [(TABLE, m.tiles) for m in state.melds.values()]
+    for where, tiles in groups:
+        if tiles and {loc[t] for t in tiles} != {where}:
+            raise _bug(f"a tile of place {where} has another location code: {tokens(tiles)}")
         placed += tiles
+    for seat, rack in enumerate(state.racks):
+        if rack != sorted(rack):
+            raise _bug(f"rack {seat} is not sorted: {tokens(rack)}")
     for meld in state.melds.values():
-        if judge(meld.shape.kind, meld.tiles, state.wrap) != meld.shape:
-            raise _bug(f"meld {meld.id} {tokens(meld.tiles)} is invalid")
+        now = (meld.shape, tuple(meld.tiles))
+        if meld.checked != now:
+            if judge(meld.shape.kind, meld.tiles, state.wrap) != meld.shape:
+                raise _bug(f"meld {meld.id} {tokens(meld.tiles)} is invalid")
+            meld.checked = now
         if meld.id >= state.next_meld or not 0 <= meld.owner < state.n:
             raise _bug(f"meld {meld.id} has a bad id or owner")
-        if any(loc[t] != TABLE for t in meld.tiles):
-            raise _bug(f"a tile of meld {meld.id} has another location code")
-        placed += meld.tiles
     if len(placed) != TILE_COUNT or len(set(placed)) != TILE_COUNT:
         missing = sorted(set(range(TILE_COUNT)) - set(placed))
         raise _bug(f"{len(placed)} tiles placed, missing {[token(t) for t in missing]}")

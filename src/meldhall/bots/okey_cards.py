@@ -10,7 +10,6 @@ import random
 from collections.abc import Callable, Mapping
 
 from meldhall.core.engine import JSON, Action, Bot
-from meldhall.games.okey_cards.actions import Action as CardAction
 from meldhall.games.okey_cards.combos import best_triple, cards_of, triple_points
 from meldhall.games.okey_cards.planner import (
     HAND_LIMIT,
@@ -42,8 +41,7 @@ class _PlanningBot:
         if plan is None or not _on_plan(pos, plan):
             plan = (pos.held, pos.unseen, self.keep(pos, rng))
             self._plan = plan
-        moves: tuple[CardAction, ...] = legal  # type: ignore[assignment]
-        return next_action(pos, plan[2], moves)
+        return next_action(pos, plan[2], legal)
 
     def keep(self, pos: Position, rng: random.Random) -> int:
         """Return the held cards to keep for the next draw."""

@@ -15,6 +15,7 @@ from functools import cache, lru_cache
 from itertools import combinations
 
 from meldhall.core.engine import JSON
+from meldhall.core.engine import Action as AnyAction
 from meldhall.core.tiles import OKEY_CARDS
 from meldhall.games.okey_cards.actions import Action, Discard, Draw, Quit, Select, Unselect
 from meldhall.games.okey_cards.combos import (
@@ -103,7 +104,7 @@ def submasks(mask: int) -> list[int]:
         sub = (sub - 1) & mask
 
 
-def next_action(pos: Position, keep: int, legal: tuple[Action, ...]) -> Action:
+def next_action(pos: Position, keep: int, legal: tuple[AnyAction, ...]) -> Action:
     """Return the action that carries out the plan "keep ``keep``, play the best triple among
     the other held cards, discard the rest, then draw"; quit when nothing is left to do."""
     spare = pos.held & ~keep

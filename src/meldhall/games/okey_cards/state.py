@@ -10,6 +10,7 @@ import random
 from typing import Literal
 
 from meldhall.core.engine import JSON, Event, Outcome, Seat
+from meldhall.core.engine import Action as AnyAction
 from meldhall.core.errors import EngineBug, IllegalAction
 from meldhall.core.tiles import OKEY_CARDS
 from meldhall.games.okey_cards.actions import Action, Discard, Draw, Quit, Select, Unselect
@@ -109,7 +110,7 @@ class OkeyCardsState:
 
     # ------------------------------------------------------------------ actions
 
-    def _check(self, seat: Seat, action: Action) -> None:
+    def _check(self, seat: Seat, action: AnyAction) -> None:
         if seat != 0:
             raise IllegalAction("NOT_YOUR_TURN", f"okey-cards has one seat, not seat {seat}")
         if self.phase == "OVER":
@@ -130,7 +131,7 @@ class OkeyCardsState:
         elif not isinstance(action, Quit):
             raise IllegalAction("UNKNOWN_ACTION", f"not an okey-cards action: {action!r}")
 
-    def apply(self, seat: Seat, action: Action) -> tuple[Event, ...]:
+    def apply(self, seat: Seat, action: AnyAction) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction`` (reason
         codes of section 5) leaving the state unchanged."""
         self._check(seat, action)

@@ -6,8 +6,10 @@
   (BENCHMARKS.md).
 - ``greedy`` plays the best immediate move: it takes the top discard when that card joins a
   meld of its hand or fits the table (once open), opens with the most cards, melds, frees
-  jokers and lays off, and discards the card that helps its hand least (never a joker while it
-  has another card), keeping back cards the next player could lay off.
+  jokers and lays off (naturals first, the costliest first), and discards the card that helps
+  its hand least: outside the best partition of its hand (the solver's), with the fewest
+  partners, never a joker while it has another card, keeping back cards the next player could
+  lay off once open; among equals the costliest.
 """
 
 from __future__ import annotations
@@ -21,8 +23,6 @@ from meldhall.games.remi.actions import (
     DRAW_DISCARD,
     DRAW_STOCK,
     Discard,
-    DrawDiscard,
-    DrawStock,
     Exchange,
     LayOff,
     MeldAction,
@@ -32,6 +32,7 @@ from meldhall.games.remi.best import meld_cards
 from meldhall.games.remi.cards import CARD_ID, FIRST_JOKER, RANK, SUIT, hand_value
 from meldhall.games.remi.hints import joins_meld, partner_counts
 from meldhall.games.remi.melds import RunRules
+from meldhall.games.remi.moves import TableIndex, index_table
 from meldhall.games.remi.table import TableMeld
 
 _ID_OF = CARD_ID
@@ -113,22 +114,33 @@ class GreedyRemiBot:
     ) -> Action:
         """Return the greedy choice among ``legal``."""
         view = _View(observation)
-        if any(isinstance(a, DrawStock) for a in legal):
-            take = any(isinstance(a, DrawDiscard) for a in legal) and view.wants_top()
-            return DrawDiscard() if take else DrawStock()
-        opens = [a for a in legal if isinstance(a, Open)]
-        if opens:
-            return max(opens, key=lambda a: (_open_size(a), -legal.index(a)))
-        melds = [a for a in legal if isinstance(a, MeldAction)]
-        if melds:
-            return max(melds, key=lambda a: (len(a.meld.cards), -legal.index(a)))
-        swaps = [a for a in legal if isinstance(a, Exchange)]
-        if swaps:
-            return swaps[0]
-        lays = [a for a in legal if isinstance(a, LayOff)]
+        if legal[0] == DRAW_STOCK:
+            take = DRAW_DISCARD in legal and view.wants_top()
+            return DRAW_DISCARD if take else DRAW_STOCK
+        opening: Action | None = None
+        meld: Action | None = None
+        best_open = best_meld = 0
+        swap: Action | None = None
+        lays: list[LayOff] = []
+        discards: list[Discard] = []
+        for action in legal:
+            if isinstance(action, Open):
+                if _open_size(action) > best_open:
+                    opening, best_open = action, _open_size(action)
+            elif isinstance(action, MeldAction):
+                if len(action.meld.cards) > best_meld:
+                    meld, best_meld = action, len(action.meld.cards)
+            elif isinstance(action, Exchange):
+                swap = swap or action
+            elif isinstance(action, LayOff):
+                lays.append(action)
+            elif isinstance(action, Discard):
+                discards.append(action)
+        chosen = opening or meld or swap
+        if chosen is not None:
+            return chosen
         if lays:
             return max(lays, key=lambda a: (a.card < FIRST_JOKER, view.points(a.card)))
-        discards = [a for a in legal if isinstance(a, Discard)]
         if not discards:
             return legal[0]
         keep = view.keep_scores()
@@ -141,14 +153,14 @@ class _View:
     def __init__(self, observation: Mapping[str, Any]) -> None:
         self.obs = observation
         self.seat: int = observation["seat"]
-        self.hand = [_ID_OF[t] for t in observation["hand"]]
+        self.hand = [CARD_ID[t] for t in observation["hand"]]
         options = observation["options"]
         self.rules = RunRules(
             options["ace_low_allowed"], options["run_wrap"], options["ace_value_low_run"]
         )
         self.joker_penalty: int = options["joker_hand_penalty"]
         self.opened: bool = observation["opened"][self.seat]
-        self.table = [TableMeld.from_view(m) for m in observation["melds"]]
+        self._table: TableIndex | None = None
 
     def points(self, card: int) -> int:
         """Return the penalty points of a card left in hand."""
@@ -156,39 +168,35 @@ class _View:
 
     def fits_table(self, card: int) -> bool:
         """Return True when the card could be laid off on some meld of the table."""
-        return any(
-            m.lay_off_error(card, end, self.rules) is None
-            for m in self.table
-            for end, _rank, _suit in m.wanted(self.rules)
-        )
+        if self._table is None:
+            melds = [TableMeld.from_view(m) for m in self.obs["melds"]]
+            self._table = index_table(melds, self.rules)
+        if card >= FIRST_JOKER:
+            return bool(self._table.anywhere)
+        return (RANK[card], SUIT[card]) in self._table.places
 
     def wants_top(self) -> bool:
         """Return True when the top discard joins a meld of the hand or (open) fits the
         table."""
-        top = _ID_OF[self.obs["discard_top"]]
+        top = CARD_ID[self.obs["discard_top"]]
         if top >= FIRST_JOKER:
             return True
         if self.opened and self.fits_table(top):
             return True
-        return top in meld_cards([*self.hand, top], self.rules)
+        return joins_meld(top, self.hand, self.rules)
 
     def keep_scores(self) -> dict[int, int]:
         """Return how much each hand card is worth keeping: in a meld of the best partition,
         a joker, partners for future melds, a card the next player could lay off."""
         in_melds = meld_cards(self.hand, self.rules)
         danger = self._next_is_open()
+        partners = partner_counts(self.hand)
         out: dict[int, int] = {}
-        for c in self.hand:
+        for c, count in zip(self.hand, partners, strict=True):
             if c >= FIRST_JOKER:
                 out[c] = 100
                 continue
-            score = 50 if c in in_melds else 0
-            for other in self.hand:
-                if other == c or other >= FIRST_JOKER:
-                    continue
-                same_rank = RANK[other] == RANK[c] and SUIT[other] != SUIT[c]
-                near = SUIT[other] == SUIT[c] and 0 < _gap(RANK[other], RANK[c]) <= 2
-                score += 3 if same_rank or near else 0
+            score = (50 if c in in_melds else 0) + 3 * count
             if self.fits_table(c):
                 score += 20 if danger else 5
             out[c] = score
@@ -203,12 +211,6 @@ class _View:
                 opened: bool = self.obs["opened"][seat]
                 return opened
         return False
-
-
-def _gap(a: int, b: int) -> int:
-    """Return the distance of two ranks, the ace also next to the king."""
-    d = abs(a - b)
-    return min(d, 13 - d) if 1 in (a, b) else d
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"random": RandomRemiBot, "greedy": GreedyRemiBot}

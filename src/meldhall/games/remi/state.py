@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meldhall.core.engine import Event, Outcome, ranks_by
-from meldhall.core.errors import EngineBug, IllegalAction, OptionsError
+from meldhall.core.errors import EngineBug, IllegalAction, OptionsError, ParseError
 from meldhall.core.options import options_to_json
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.remi.actions import (
@@ -37,7 +37,13 @@ from meldhall.games.remi.actions import (
     RemiAction,
 )
 from meldhall.games.remi.cards import FIRST_JOKER, TOKEN, card_token, parse_card_list
-from meldhall.games.remi.melds import Reading, RunRules, read_meld, run_start, set_rank
+from meldhall.games.remi.melds import (
+    Reading,
+    RunRules,
+    read_meld,
+    run_start,
+    set_rank,
+)
 from meldhall.games.remi.moves import MoveRules, TableIndex, index_table, places_card, placing_moves
 from meldhall.games.remi.options import RemiOptions
 from meldhall.games.remi.scoring import HandResult, match_end, settle
@@ -98,6 +104,77 @@ class RemiState:
         self.kalooki_ok = True
         self.rebuilds = 0
         self._deal()
+
+    @classmethod
+    def from_position(
+        cls,
+        options: RemiOptions,
+        seed: bytes,
+        *,
+        hands: Sequence[str],
+        discard: str,
+        stock: str = "",
+        melds: Sequence[tuple[str, int]] = (),
+        opened: Sequence[bool] = (),
+        current: int = 0,
+        phase: str = "draw",
+        rest: int | None = None,
+        totals: Sequence[int] = (),
+        dealer: int | None = None,
+    ) -> RemiState:
+        """Return a hand in progress (tests and puzzles): ``hands`` per seat, the ``discard``
+        pile (bottom first), the ``stock`` (top first), ``melds`` on the table as
+        ``(cards, owner)`` (jokers may be declared: ``5H JK=6H 7H``), who has ``opened`` (by
+        default the owners of melds), and
+        ``current`` about to draw (``phase`` "draw") or having drawn ("play"), the match
+        ``totals`` so far (one earlier hand) and the ``dealer``. Cards named nowhere go to the
+        hand of seat ``rest``, or to the bottom of the stock when None.
+        Raises ``OptionsError`` for a position that breaks the rules of the state."""
+        state = cls(options, len(hands), seed)
+        groups = [*hands, discard, stock, *(text for text, _ in melds)]
+        split = [[w.partition("=")[0] for w in text.split()] for text in groups]
+        try:
+            ids = parse_card_list([w for words in split for w in words], options.jokers)
+        except ParseError as exc:
+            raise OptionsError(f"position: {exc}") from exc
+        parts: list[list[int]] = []
+        for words in split:
+            parts.append(ids[: len(words)])
+            ids = ids[len(words) :]
+        n = len(hands)
+        state.hands = parts[:n]
+        state.discard = parts[n]
+        state.stock = parts[n + 1][::-1]
+        state.melds = []
+        for (text, owner), cards in zip(melds, parts[n + 2 :], strict=True):
+            declare = [w.partition("=")[2] or None for w in text.split() if w.startswith("JK")]
+            reading = read_meld(cards, declare, state.runs)
+            if isinstance(reading, str):
+                raise OptionsError(f"position: [{text}] is not a meld ({reading})")
+            state.melds.append(TableMeld(reading.kind, cards, reading, owner, 0))
+        used = {c for part in parts for c in part}
+        others = [c for c in range(options.total_cards) if c not in used]
+        if rest is None:
+            state.stock[:0] = others[::-1]
+        else:
+            state.hands[rest] += others
+        owners = {owner for _, owner in melds}
+        state.opened = list(opened) if opened else [s in owners for s in range(state.n)]
+        if totals:
+            state.totals = list(totals)
+            state.history = [list(totals)]
+        if dealer is not None:
+            state.dealer = dealer
+        state.known = [set() for _ in range(state.n)]
+        state._table = state._table_view = None
+        state._start_turn(current)
+        state.turn = 1
+        state.phase = PHASES.index(phase)
+        try:
+            state.check_invariants()
+        except EngineBug as exc:
+            raise OptionsError(f"position: {exc}") from exc
+        return state
 
     # ------------------------------------------------------------------ protocol basics
 
@@ -555,14 +632,17 @@ class RemiState:
     def check_invariants(self) -> None:
         """Raise ``EngineBug`` when a card is not in exactly one place, a meld on the table is
         not valid as recorded, or counts and totals disagree."""
-        seen = [0] * self.options.total_cards
-        places: list[Sequence[int]] = [*self.hands, self.stock, self.discard]
-        places += [m.cards for m in self.melds]
-        for place in places:
-            for c in place:
+        everything = [*self.stock, *self.discard]
+        for hand in self.hands:
+            everything += hand
+        for meld in self.melds:
+            everything += meld.cards
+        total = self.options.total_cards
+        if len(everything) != total or len(set(everything)) != total or max(everything) >= total:
+            seen = [0] * (max(total, *everything) + 1)
+            for c in everything:
                 seen[c] += 1
-        if any(k != 1 for k in seen):
-            bad = [card_token(c) for c, k in enumerate(seen) if k != 1]
+            bad = [card_token(c) for c, k in enumerate(seen) if k != (c < total)]
             raise EngineBug(f"remi: cards not in exactly one place: {bad}")
         for index, meld in enumerate(self.melds):
             self._check_meld(index, meld)
@@ -571,7 +651,7 @@ class RemiState:
                 raise EngineBug(f"remi: eliminated seat {s} holds cards")
             if not self.known[s] <= set(self.hands[s]):
                 raise EngineBug(f"remi: known cards of seat {s} are not in its hand")
-        sums = [sum(h[s] for h in self.history) for s in range(self.n)]
+        sums = [sum(column) for column in zip(*self.history, strict=True)] or [0] * self.n
         if sums != self.totals:
             raise EngineBug(f"remi: totals {self.totals} differ from the hands' sum {sums}")
         if self.phase == OVER:

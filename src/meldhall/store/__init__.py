@@ -1,1 +1,1 @@
-"""meldhall.store"""
+"""Persistence: sessions, matches as options + seed commitment + action log, records."""

@@ -1,1 +1,1 @@
-"""meldhall.tables"""
+"""Running matches: seats, bot pacing, the action log and its persistence."""

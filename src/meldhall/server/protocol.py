@@ -1,0 +1,191 @@
+"""The WebSocket protocol's messages as schemas (a small subset of JSON Schema), and the check.
+
+docs/protocol.md describes the conversation; ``CLIENT`` and ``SERVER`` hold one schema per
+message type. Every message from a client is checked before it reaches a table, and the tests
+check every message the server sends.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+Schema = Mapping[str, Any]
+
+_ANY: Schema = {}
+_INT: Schema = {"type": "integer", "minimum": 0}
+_ID: Schema = {"type": "string", "maxLength": 64, "minLength": 1}
+_OBJECT: Schema = {"type": "object"}
+
+
+def _message(kind: str, required: Mapping[str, Schema], optional: Mapping[str, Schema]) -> Schema:
+    props = {"type": {"const": kind}, **required, **optional}
+    return {
+        "type": "object",
+        "properties": props,
+        "required": ["type", *required],
+        "additionalProperties": False,
+    }
+
+
+CLIENT: dict[str, Schema] = {
+    "hello": _message("hello", {}, {"token": {"type": ["string", "null"], "maxLength": 64}}),
+    "start": _message(
+        "start",
+        {"game": _ID},
+        {"contribution": {"type": "string", "maxLength": 200}, "options": _OBJECT},
+    ),
+    "resume": _message("resume", {"match": _ID}, {"state_id": _INT}),
+    "act": _message("act", {"state_id": _INT, "action": _ANY}, {"seat": _INT}),
+    "sync": _message("sync", {}, {}),
+    "continue": _message("continue", {}, {}),
+}
+
+_SEAT: Schema = {"type": ["integer", "null"], "minimum": 0}
+_LIST: Schema = {"type": "array"}
+
+SERVER: dict[str, Schema] = {
+    "welcome": _message(
+        "welcome",
+        {"token": _ID, "next_commitment": {"type": "string"}, "playing": _OBJECT},
+        {},
+    ),
+    "match": _message(
+        "match",
+        {
+            "match": _ID,
+            "game": _ID,
+            "seat": _SEAT,
+            "seats": _INT,
+            "players": _LIST,
+            "commitment": {"type": "string"},
+            "contributions": _LIST,
+            "options": _OBJECT,
+        },
+        {},
+    ),
+    "state": _message(
+        "state",
+        {
+            "match": _ID,
+            "state_id": _INT,
+            "seat": _SEAT,
+            "observation": _OBJECT,
+            "legal": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"json": _ANY, "text": {"type": "string"}},
+                    "required": ["json", "text"],
+                    "additionalProperties": False,
+                },
+            },
+            "to_act": {"type": "array", "items": _INT},
+            "events": {"type": "array", "items": _OBJECT},
+            "paused": {"type": "boolean"},
+            "last_hand": {"type": ["object", "null"]},
+        },
+        {},
+    ),
+    "rejected": _message(
+        "rejected",
+        {"code": {"type": "string"}, "reason": {"type": "string"}},
+        {"engine_code": {"type": "string"}, "ref": {"type": ["string", "null"]}},
+    ),
+    "match_over": _message(
+        "match_over",
+        {
+            "match": _ID,
+            "outcome": _OBJECT,
+            "secret": {"type": "string"},
+            "commitment": {"type": "string"},
+            "contributions": _LIST,
+        },
+        {},
+    ),
+}
+
+_TYPES: dict[str, tuple[type, ...]] = {
+    "object": (dict,),
+    "array": (list,),
+    "string": (str,),
+    "integer": (int,),
+    "boolean": (bool,),
+    "null": (type(None),),
+}
+
+
+class SchemaError(ValueError):
+    """A message that does not match its schema; the message names the first problem."""
+
+
+def check(value: Any, schema: Schema, where: str = "message") -> None:
+    """Return None when ``value`` matches ``schema``; raise ``SchemaError`` naming the first
+    place where it does not.
+
+    >>> check({"a": 1}, {"type": "object", "properties": {"a": {"type": "integer"}}})
+    >>> check({"a": "x"}, {"type": "object", "properties": {"a": {"type": "integer"}}})
+    Traceback (most recent call last):
+    ...
+    meldhall.server.protocol.SchemaError: message.a must be integer
+    """
+    if "const" in schema and value != schema["const"]:
+        raise SchemaError(f"{where} must be {schema['const']!r}")
+    kinds = schema.get("type")
+    if kinds is not None:
+        names = [kinds] if isinstance(kinds, str) else list(kinds)
+        if not any(_is(value, name) for name in names):
+            raise SchemaError(f"{where} must be {' or '.join(names)}")
+    if isinstance(value, str):
+        if len(value) > schema.get("maxLength", len(value)):
+            raise SchemaError(f"{where} is longer than {schema['maxLength']}")
+        if len(value) < schema.get("minLength", 0):
+            raise SchemaError(f"{where} is empty")
+    if _is(value, "integer") and value < schema.get("minimum", value):
+        raise SchemaError(f"{where} must be at least {schema['minimum']}")
+    if isinstance(value, dict):
+        _check_object(value, schema, where)
+    if isinstance(value, list) and "items" in schema:
+        for i, item in enumerate(value):
+            check(item, schema["items"], f"{where}[{i}]")
+
+
+def _is(value: Any, name: str) -> bool:
+    if name == "integer" and isinstance(value, bool):
+        return False
+    return isinstance(value, _TYPES[name])
+
+
+def _check_object(value: dict[str, Any], schema: Schema, where: str) -> None:
+    props: Mapping[str, Schema] = schema.get("properties", {})
+    for key in schema.get("required", ()):
+        if key not in value:
+            raise SchemaError(f"{where} lacks {key!r}")
+    if schema.get("additionalProperties") is False:
+        extra = sorted(set(value) - set(props))
+        if extra:
+            raise SchemaError(f"{where} has unknown field {extra[0]!r}")
+    for key, sub in props.items():
+        if key in value:
+            check(value[key], sub, f"{where}.{key}")
+
+
+def check_client(message: Any) -> str:
+    """Return the type of a valid client message; raise ``SchemaError`` (a message that is no
+    object or has a malformed field) or ``KeyError`` (an unknown type) otherwise."""
+    if not isinstance(message, dict) or not isinstance(message.get("type"), str):
+        raise SchemaError("a message must be an object with a string field 'type'")
+    kind: str = message["type"]
+    schema = CLIENT.get(kind)
+    if schema is None:
+        raise KeyError(kind)
+    check(message, schema)
+    return kind
+
+
+def check_server(message: Mapping[str, Any]) -> None:
+    """Return None when a server message matches the schema of its type, else raise."""
+    schema = SERVER.get(str(message.get("type")))
+    if schema is None:
+        raise SchemaError(f"unknown server message type {message.get('type')!r}")
+    check(dict(message), schema)

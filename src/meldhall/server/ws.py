@@ -1,0 +1,166 @@
+"""One WebSocket per client: reads messages, checks them, routes them to tables.
+
+Every problem with a message is answered with a ``rejected`` message and the connection stays
+open; nothing changes anywhere (docs/protocol.md).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from meldhall.core.errors import MeldhallError
+from meldhall.core.registry import UnknownGame
+from meldhall.server.games import available_games
+from meldhall.server.protocol import SchemaError, check_client
+from meldhall.store.repository import Store
+from meldhall.tables.manager import TableManager
+from meldhall.tables.table import Listener, Rejected, Table
+
+MAX_MESSAGE = 64_000
+
+
+class Connection:
+    """The state of one client connection: its session, its table and seat."""
+
+    def __init__(self, socket: WebSocket, manager: TableManager, store: Store) -> None:
+        self.socket = socket
+        self.manager = manager
+        self.store = store
+        self.token: str | None = None
+        self.table: Table | None = None
+        self.seat: int | None = None
+        self.listener: Listener | None = None
+        self.out: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+
+    async def run(self) -> None:
+        """Serve the connection until the client leaves."""
+        await self.socket.accept()
+        writer = asyncio.get_running_loop().create_task(self._write())
+        try:
+            while True:
+                text = await self.socket.receive_text()
+                await self._handle(text)
+        except WebSocketDisconnect:
+            pass
+        finally:
+            self._leave_table()
+            writer.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await writer
+
+    async def _write(self) -> None:
+        while True:
+            message = await self.out.get()
+            await self.socket.send_text(json.dumps(message, ensure_ascii=False))
+
+    def _reject(self, code: str, reason: str, engine_code: str | None = None) -> None:
+        message: dict[str, Any] = {"type": "rejected", "code": code, "reason": reason}
+        if engine_code is not None:
+            message["engine_code"] = engine_code
+        self.out.put_nowait(message)
+
+    async def _handle(self, text: str) -> None:
+        if len(text) > MAX_MESSAGE:
+            self._reject("bad_message", f"a message may have at most {MAX_MESSAGE} characters")
+            return
+        try:
+            message = json.loads(text)
+        except ValueError as exc:
+            self._reject("bad_json", f"not JSON: {exc}")
+            return
+        try:
+            kind = check_client(message)
+        except KeyError:
+            self._reject("unknown_type", f"unknown message type {message.get('type')!r}")
+            return
+        except SchemaError as exc:
+            self._reject("bad_message", str(exc))
+            return
+        if kind != "hello" and self.token is None:
+            self._reject("no_session", "say hello first")
+            return
+        try:
+            await getattr(self, f"_on_{kind}")(message)
+        except Rejected as exc:
+            self._reject(exc.code, exc.reason, exc.engine_code)
+
+    # ------------------------------------------------------------------ handlers
+
+    async def _on_hello(self, message: dict[str, Any]) -> None:
+        info = self.store.session(message.get("token"))
+        self.token = info.token
+        self.out.put_nowait(
+            {
+                "type": "welcome",
+                "token": info.token,
+                "next_commitment": info.next_commitment,
+                "playing": info.playing,
+            }
+        )
+
+    async def _on_start(self, message: dict[str, Any]) -> None:
+        assert self.token is not None
+        game_id = message["game"]
+        if game_id not in available_games():
+            raise Rejected("unknown_game", f"no game {game_id!r}")
+        self._leave_table()
+        try:
+            table = await self.manager.start_solo(
+                self.token, game_id, message.get("contribution", ""), message.get("options", {})
+            )
+        except (UnknownGame, MeldhallError) as exc:
+            raise Rejected("bad_options", str(exc)) from exc
+        self._join(table, table.seat_of(self.token), None)
+
+    async def _on_resume(self, message: dict[str, Any]) -> None:
+        assert self.token is not None
+        table = await self.manager.get(message["match"])
+        if table is None:
+            raise Rejected("no_match", f"no match {message['match']!r}")
+        seat = table.seat_of(self.token)
+        if seat is None:
+            raise Rejected("not_your_seat", "this session has no seat in that match")
+        self._leave_table()
+        self._join(table, seat, message.get("state_id"))
+
+    async def _on_act(self, message: dict[str, Any]) -> None:
+        table, seat = self._seated()
+        if "seat" in message and message["seat"] != seat:
+            raise Rejected("not_your_seat", f"this connection plays seat {seat}")
+        await table.act(seat, message["action"], message["state_id"])
+
+    async def _on_sync(self, message: dict[str, Any]) -> None:
+        table, _seat = self._seated()
+        assert self.listener is not None
+        table.resync(self.listener)
+
+    async def _on_continue(self, message: dict[str, Any]) -> None:
+        table, _seat = self._seated()
+        await table.resume_play()
+
+    # ------------------------------------------------------------------ tables
+
+    def _seated(self) -> tuple[Table, int]:
+        if self.table is None or self.seat is None:
+            raise Rejected("no_match", "start or resume a match first")
+        return self.table, self.seat
+
+    def _join(self, table: Table, seat: int | None, since: int | None) -> None:
+        self.table, self.seat = table, seat
+        self.listener = table.attach(seat, self.out, since)
+
+    def _leave_table(self) -> None:
+        if self.table is not None and self.listener is not None:
+            self.table.detach(self.listener)
+        self.table = self.seat = self.listener = None
+
+
+async def websocket_endpoint(socket: WebSocket) -> None:
+    """Serve one client's WebSocket."""
+    app = socket.app
+    await Connection(socket, app.state.manager, app.state.store).run()

@@ -1,0 +1,299 @@
+"""The repository: every read and write the server and tables make, as plain values.
+
+SQLite under the data directory by default (created on first use); any SQLAlchemy URL works.
+Each call is one short transaction, committed before it returns, so an action appended here is
+on disk before the table broadcasts it.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import create_engine, event, select
+from sqlalchemy.engine import Engine
+from sqlalchemy.orm import Session, sessionmaker
+
+from meldhall.store.models import ActionRow, Base, MatchRow, RecordRow, SessionRow, utcnow
+
+DB_NAME = "meldhall.sqlite3"
+
+
+@dataclass(frozen=True)
+class SessionInfo:
+    """A session as the server sees it: its token, the commitment of its next match's secret
+    and its matches in play by game id."""
+
+    token: str
+    next_commitment: str
+    playing: dict[str, str]
+
+
+@dataclass
+class MatchData:
+    """Everything stored about one match, its action log included."""
+
+    id: str
+    owner: str
+    game: str
+    options: dict[str, Any]
+    seats: int
+    players: list[dict[str, Any]]
+    secret: str
+    commitment: str
+    contributions: list[str]
+    status: str
+    paused: bool = False
+    last_hand: dict[str, Any] | None = None
+    outcome: dict[str, Any] | None = None
+    log: list[tuple[int, Any]] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class RecordData:
+    """One completed solo result."""
+
+    match_id: str
+    game: str
+    score: int
+    rank: int
+    higher_is_better: bool
+    published: bool
+    display_name: str
+    finished: str
+
+
+def _commit_of(secret_hex: str) -> str:
+    from meldhall.core.fairness import commitment
+
+    return commitment(bytes.fromhex(secret_hex))
+
+
+def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
+    cur = dbapi_conn.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")
+    cur.execute("PRAGMA synchronous=NORMAL")
+    cur.execute("PRAGMA foreign_keys=ON")
+    cur.close()
+
+
+class Store:
+    """The persistence of sessions, matches, action logs and records."""
+
+    def __init__(self, url: str) -> None:
+        self.engine: Engine = create_engine(url)
+        if url.startswith("sqlite"):
+            event.listen(self.engine, "connect", _sqlite_pragmas)
+        Base.metadata.create_all(self.engine)
+        self._sessions = sessionmaker(self.engine, expire_on_commit=False)
+
+    @classmethod
+    def in_dir(cls, data_dir: str | Path) -> Store:
+        """Return the SQLite store of a data directory, creating both on first use."""
+        path = Path(data_dir)
+        path.mkdir(parents=True, exist_ok=True)
+        return cls(f"sqlite:///{(path / DB_NAME).resolve()}")
+
+    def _db(self) -> Session:
+        return self._sessions()
+
+    # ------------------------------------------------------------------ sessions
+
+    def session(self, token: str | None) -> SessionInfo:
+        """Return the session of a token, or a new session when the token is unknown."""
+        with self._db() as db, db.begin():
+            row = db.get(SessionRow, token) if token else None
+            if row is None:
+                row = SessionRow(token=secrets.token_urlsafe(24), pending_secret=_new_secret())
+                db.add(row)
+            playing = db.execute(
+                select(MatchRow.game, MatchRow.id)
+                .where(MatchRow.owner == row.token, MatchRow.status == "playing")
+                .order_by(MatchRow.created)
+            ).all()
+            return SessionInfo(row.token, _commit_of(row.pending_secret), dict(playing))
+
+    def take_secret(self, token: str) -> str:
+        """Return the session's committed secret and draw a fresh one for its next match."""
+        with self._db() as db, db.begin():
+            row = db.get(SessionRow, token)
+            if row is None:
+                raise KeyError(token)
+            secret = row.pending_secret
+            row.pending_secret = _new_secret()
+            return secret
+
+    # ------------------------------------------------------------------ matches
+
+    def create_match(
+        self,
+        owner: str,
+        game: str,
+        options: dict[str, Any],
+        players: Sequence[dict[str, Any]],
+        secret: str,
+        contributions: Sequence[str],
+    ) -> MatchData:
+        """Return a new stored match (status ``playing``, empty log)."""
+        data = MatchData(
+            id=str(uuid.uuid4()),
+            owner=owner,
+            game=game,
+            options=dict(options),
+            seats=len(players),
+            players=[dict(p) for p in players],
+            secret=secret,
+            commitment=_commit_of(secret),
+            contributions=list(contributions),
+            status="playing",
+        )
+        with self._db() as db, db.begin():
+            db.add(
+                MatchRow(
+                    id=data.id,
+                    owner=owner,
+                    game=game,
+                    options=data.options,
+                    seats=data.seats,
+                    players=data.players,
+                    secret=secret,
+                    commitment=data.commitment,
+                    contributions=data.contributions,
+                    status="playing",
+                )
+            )
+        return data
+
+    def append_action(self, match_id: str, index: int, seat: int, action: Any) -> None:
+        """Write one accepted action at its index of the log (committed on return)."""
+        with self._db() as db, db.begin():
+            db.add(ActionRow(match_id=match_id, index=index, seat=seat, action=action))
+
+    def set_pause(self, match_id: str, paused: bool, last_hand: dict[str, Any] | None) -> None:
+        """Record whether a match waits for its person to start the next hand."""
+        with self._db() as db, db.begin():
+            row = db.get(MatchRow, match_id)
+            if row is not None:
+                row.paused = paused
+                if last_hand is not None:
+                    row.last_hand = last_hand
+
+    def finish_match(self, match_id: str, outcome: dict[str, Any], status: str = "over") -> None:
+        """Mark a match completed (or abandoned) with its outcome."""
+        with self._db() as db, db.begin():
+            row = db.get(MatchRow, match_id)
+            if row is not None:
+                row.status = status
+                row.outcome = outcome
+                row.finished = utcnow()
+
+    def load_match(self, match_id: str) -> MatchData | None:
+        """Return a stored match with its whole log, or None."""
+        with self._db() as db:
+            row = db.get(MatchRow, match_id)
+            if row is None:
+                return None
+            log = db.scalars(
+                select(ActionRow).where(ActionRow.match_id == match_id).order_by(ActionRow.index)
+            ).all()
+            return MatchData(
+                id=row.id,
+                owner=row.owner,
+                game=row.game,
+                options=dict(row.options),
+                seats=row.seats,
+                players=list(row.players),
+                secret=row.secret,
+                commitment=row.commitment,
+                contributions=list(row.contributions),
+                status=row.status,
+                paused=row.paused,
+                last_hand=row.last_hand,
+                outcome=row.outcome,
+                log=[(a.seat, a.action) for a in log],
+            )
+
+    # ------------------------------------------------------------------ records
+
+    def add_record(
+        self, match_id: str, session: str, game: str, score: int, rank: int, higher: bool
+    ) -> None:
+        """Enter a completed solo result in its player's records (once per match)."""
+        with self._db() as db, db.begin():
+            if db.get(RecordRow, match_id) is None:
+                db.add(
+                    RecordRow(
+                        match_id=match_id,
+                        session=session,
+                        game=game,
+                        score=score,
+                        rank=rank,
+                        higher_is_better=higher,
+                    )
+                )
+
+    def records_of(self, session: str) -> list[RecordData]:
+        """Return every result of a session, newest first."""
+        with self._db() as db:
+            rows = db.scalars(
+                select(RecordRow)
+                .where(RecordRow.session == session)
+                .order_by(RecordRow.finished.desc())
+            ).all()
+            return [_record(r) for r in rows]
+
+    def public_records(self, limit: int = 200) -> list[RecordData]:
+        """Return published results, newest first."""
+        with self._db() as db:
+            rows = db.scalars(
+                select(RecordRow)
+                .where(RecordRow.published.is_(True))
+                .order_by(RecordRow.finished.desc())
+                .limit(limit)
+            ).all()
+            return [_record(r) for r in rows]
+
+    def publish(self, match_id: str, session: str, name: str) -> bool:
+        """Publish a session's own result under a display name; return whether it existed."""
+        with self._db() as db, db.begin():
+            row = db.get(RecordRow, match_id)
+            if row is None or row.session != session:
+                return False
+            row.published = True
+            row.display_name = name
+            return True
+
+
+def best_per_game(records: Sequence[RecordData]) -> dict[str, RecordData]:
+    """Return each game's best result (lowest or highest score, as that game ranks them)."""
+    best: dict[str, RecordData] = {}
+    for rec in records:
+        old = best.get(rec.game)
+        if old is None or _better(rec, old):
+            best[rec.game] = rec
+    return best
+
+
+def _better(a: RecordData, b: RecordData) -> bool:
+    return a.score > b.score if a.higher_is_better else a.score < b.score
+
+
+def _record(row: RecordRow) -> RecordData:
+    return RecordData(
+        match_id=row.match_id,
+        game=row.game,
+        score=row.score,
+        rank=row.rank,
+        higher_is_better=row.higher_is_better,
+        published=row.published,
+        display_name=row.display_name,
+        finished=row.finished.isoformat(timespec="seconds"),
+    )
+
+
+def _new_secret() -> str:
+    return secrets.token_hex(32)

@@ -1,0 +1,78 @@
+"""The tables of a server: created for solo matches, loaded from the store on demand."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Any
+
+from meldhall.bots.base import strongest_bot_name
+from meldhall.core.registry import find_game
+from meldhall.store.repository import Store
+from meldhall.tables.table import Table
+
+log = logging.getLogger(__name__)
+
+
+class TableManager:
+    """Owns every loaded table; a table is loaded (replayed) the first time it is needed."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.8) -> None:
+        self.store = store
+        self.bot_delay = bot_delay
+        self.tables: dict[str, Table] = {}
+        self._lock = asyncio.Lock()
+
+    async def get(self, match_id: str) -> Table | None:
+        """Return the loaded table of a match, replaying it from the store if needed."""
+        async with self._lock:
+            table = self.tables.get(match_id)
+            if table is not None:
+                return table
+            data = self.store.load_match(match_id)
+            if data is None:
+                return None
+            table = Table(self.store, data, bot_delay=self.bot_delay)
+            self.tables[match_id] = table
+            table.start()
+            return table
+
+    async def start_solo(
+        self, session: str, game_id: str, contribution: str, raw_options: dict[str, Any]
+    ) -> Table:
+        """Return a new solo match: the person at seat 0, the game's strongest bots elsewhere.
+
+        Any match of the same game the session was playing is abandoned (only completed
+        matches count). The seed secret is the one the session was shown as commitment."""
+        game = find_game(game_id)
+        game.options(raw_options)
+        seats = game.default_seats
+        bot = strongest_bot_name(game_id) if seats > 1 else ""
+        players: list[dict[str, Any]] = [{"kind": "person", "session": session}]
+        players += [{"kind": "bot", "bot": bot} for _ in range(seats - 1)]
+        for old_id in self.store.session(session).playing.values():
+            old = self.store.load_match(old_id)
+            if old is not None and old.game == game_id:
+                await self.abandon(old_id)
+        secret = self.store.take_secret(session)
+        data = self.store.create_match(
+            session, game_id, dict(raw_options), players, secret, [contribution]
+        )
+        return await self.get(data.id) or _missing(data.id)
+
+    async def abandon(self, match_id: str) -> None:
+        """Mark a match abandoned and unload its table."""
+        table = self.tables.pop(match_id, None)
+        if table is not None:
+            await table.stop()
+        self.store.finish_match(match_id, {}, status="abandoned")
+
+    async def close(self) -> None:
+        """Stop every table's bots (server shutdown)."""
+        for table in list(self.tables.values()):
+            await table.stop()
+        self.tables.clear()
+
+
+def _missing(match_id: str) -> Table:
+    raise RuntimeError(f"match {match_id} vanished from the store")

@@ -1,0 +1,357 @@
+"""A running match: seats (person or bot), bot pacing, the action log and its persistence.
+
+One ``Table`` owns one engine state. Every change goes through its asyncio lock; an accepted
+action is written to the store before anything is broadcast, and a table rebuilt from the
+store (``core.replay``) is exactly where it was. The table knows no rules: it asks the engine
+what is legal and lets the engine judge every action.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from meldhall.bots.base import make_bot
+from meldhall.core.engine import JSON, Action, Bot, Event, Game, Outcome, State
+from meldhall.core.errors import IllegalAction, MeldhallError
+from meldhall.core.fairness import match_seed
+from meldhall.core.registry import find_game
+from meldhall.core.replay import log_from_json, replay
+from meldhall.core.rng import derive
+from meldhall.store.repository import MatchData, Store
+
+EVENT_MEMORY = 400
+"""How many past actions' events a table keeps for clients that reconnect."""
+
+
+class Rejected(Exception):
+    """A client message the table refuses; ``code`` is a protocol code (docs/protocol.md),
+    ``engine_code`` the game's own reason code when the engine refused the action."""
+
+    def __init__(self, code: str, reason: str, engine_code: str | None = None) -> None:
+        super().__init__(f"{code}: {reason}")
+        self.code = code
+        self.reason = reason
+        self.engine_code = engine_code
+
+
+@dataclass
+class Listener:
+    """A client watching the table from one seat; messages for it go into ``queue``."""
+
+    seat: int | None
+    queue: asyncio.Queue[dict[str, Any]]
+    seen: int = -1
+    """The state id of the last state message sent to it."""
+
+
+@dataclass
+class _History:
+    """The events each accepted action caused, by the state id it produced."""
+
+    entries: list[tuple[int, tuple[Event, ...]]] = field(default_factory=list)
+
+    def add(self, version: int, events: tuple[Event, ...]) -> None:
+        self.entries.append((version, events))
+        del self.entries[:-EVENT_MEMORY]
+
+    def since(self, version: int, viewer: int | None) -> list[dict[str, JSON]]:
+        out: list[dict[str, JSON]] = []
+        for v, events in self.entries:
+            if v > version:
+                out.extend(e.for_viewer(viewer) for e in events)
+        return out
+
+
+def higher_is_better(game: Game, outcome: Outcome) -> bool:
+    """Return whether a larger score is better in this game, read from the outcome's ranks
+    (the game's own ``higher_is_better`` attribute when the ranks cannot tell)."""
+    pairs = list(zip(outcome.ranks, outcome.scores, strict=True))
+    for rank_a, score_a in pairs:
+        for rank_b, score_b in pairs:
+            if rank_a < rank_b and score_a != score_b:
+                return score_a > score_b
+    return bool(getattr(game, "higher_is_better", True))
+
+
+class Table:
+    """One match in play, rebuilt from its stored data."""
+
+    def __init__(
+        self,
+        store: Store,
+        data: MatchData,
+        *,
+        bot_delay: float = 0.8,
+        on_finish: Callable[[Table], None] | None = None,
+    ) -> None:
+        self.store = store
+        self.data = data
+        self.game: Game = find_game(data.game)
+        self.options = self.game.options(data.options)
+        self.seed = match_seed(bytes.fromhex(data.secret), data.contributions)
+        log = log_from_json(self.game, [[s, a] for s, a in data.log])
+        self.state: State = replay(self.game, self.options, data.seats, self.seed, log)
+        self.version = len(log)
+        self.paused = data.paused
+        self.last_hand = data.last_hand
+        self.bot_delay = bot_delay
+        self.on_finish = on_finish
+        self.lock = asyncio.Lock()
+        self.listeners: list[Listener] = []
+        self.history = _History()
+        self.bots: dict[int, Bot] = {
+            seat: make_bot(data.game, p["bot"])
+            for seat, p in enumerate(data.players)
+            if p.get("kind") == "bot"
+        }
+        self.person_seats = [s for s, p in enumerate(data.players) if p.get("kind") == "person"]
+        self._wake = asyncio.Event()
+        self._runner: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ facts
+
+    @property
+    def id(self) -> str:
+        """Return the match id."""
+        return self.data.id
+
+    @property
+    def over(self) -> bool:
+        """Return whether the match has ended."""
+        return self.state.outcome() is not None
+
+    def seat_of(self, session: str) -> int | None:
+        """Return the seat a session plays at this table, or None."""
+        for seat, p in enumerate(self.data.players):
+            if p.get("kind") == "person" and p.get("session") == session:
+                return seat
+        return None
+
+    def players_json(self) -> list[dict[str, JSON]]:
+        """Return what every client may know of the seats: person or bot, and bot name."""
+        return [
+            {"kind": p["kind"], "bot": p.get("bot")} if p["kind"] == "bot" else {"kind": "person"}
+            for p in self.data.players
+        ]
+
+    def match_json(self, seat: int | None) -> dict[str, JSON]:
+        """Return the ``match`` message: who sits where and the seed commitment."""
+        return {
+            "type": "match",
+            "match": self.id,
+            "game": self.game.id,
+            "seat": seat,
+            "seats": self.data.seats,
+            "players": self.players_json(),
+            "commitment": self.data.commitment,
+            "contributions": list(self.data.contributions),
+            "options": dict(self.data.options),
+        }
+
+    def state_json(self, listener: Listener, events: list[dict[str, JSON]]) -> dict[str, JSON]:
+        """Return the ``state`` message for one listener (its seat's observation and legal
+        actions, the events it has not seen)."""
+        seat = listener.seat
+        to_act = sorted(self.state.to_act())
+        legal: list[dict[str, JSON]] = []
+        if seat is not None and seat in to_act:
+            legal = [{"json": a.to_json(), "text": str(a)} for a in self.state.legal_actions(seat)]
+        return {
+            "type": "state",
+            "match": self.id,
+            "state_id": self.version,
+            "seat": seat,
+            "observation": self.state.observation(seat),
+            "legal": legal,
+            "to_act": to_act,
+            "events": events,
+            "paused": self.paused,
+            "last_hand": self.last_hand,
+        }
+
+    def over_json(self) -> dict[str, JSON]:
+        """Return the ``match_over`` message: outcome and revealed seed secret."""
+        outcome = self.state.outcome()
+        assert outcome is not None
+        return {
+            "type": "match_over",
+            "match": self.id,
+            "outcome": outcome.to_json(),
+            "secret": self.data.secret,
+            "commitment": self.data.commitment,
+            "contributions": list(self.data.contributions),
+        }
+
+    # ------------------------------------------------------------------ listeners
+
+    def attach(
+        self, seat: int | None, queue: asyncio.Queue[dict[str, Any]], since: int | None = None
+    ) -> Listener:
+        """Return a new listener for a seat sending into ``queue``, and queue its first
+        messages (match, state with the events after state id ``since``, match over)."""
+        listener = Listener(seat, queue)
+        self.listeners.append(listener)
+        listener.queue.put_nowait(self.match_json(seat))
+        events = self.history.since(since, seat) if since is not None else []
+        self._send_state(listener, events)
+        if self.over:
+            listener.queue.put_nowait(self.over_json())
+        return listener
+
+    def detach(self, listener: Listener) -> None:
+        """Stop sending to a listener."""
+        with contextlib.suppress(ValueError):
+            self.listeners.remove(listener)
+
+    def resync(self, listener: Listener) -> None:
+        """Queue the current state for one listener again."""
+        self._send_state(listener, [])
+
+    def _send_state(self, listener: Listener, events: list[dict[str, JSON]]) -> None:
+        listener.queue.put_nowait(self.state_json(listener, events))
+        listener.seen = self.version
+
+    def _broadcast(self) -> None:
+        for listener in list(self.listeners):
+            self._send_state(listener, self.history.since(listener.seen, listener.seat))
+            if self.over:
+                listener.queue.put_nowait(self.over_json())
+
+    # ------------------------------------------------------------------ acting
+
+    async def act(self, seat: int, action_json: JSON, state_id: int) -> None:
+        """Apply a person's action, or raise ``Rejected`` leaving everything unchanged."""
+        async with self.lock:
+            if self.over:
+                raise Rejected("match_over", "the match is over")
+            if state_id != self.version:
+                raise Rejected(
+                    "stale_state", f"state id {state_id} is not the current {self.version}"
+                )
+            if seat not in self.state.to_act():
+                raise Rejected("not_your_turn", f"seat {seat} may not act now")
+            try:
+                action = self.game.action_from_json(action_json)
+            except MeldhallError as exc:
+                raise Rejected("illegal_action", str(exc), "PARSE_ERROR") from exc
+            self._apply(seat, action)
+            if self.paused:
+                self._set_pause(False)
+        self._wake.set()
+
+    async def resume_play(self) -> None:
+        """End the pause after a hand: the bots go on."""
+        async with self.lock:
+            if self.paused:
+                self._set_pause(False)
+                self._broadcast()
+        self._wake.set()
+
+    def _apply(self, seat: int, action: Action) -> None:
+        try:
+            events = self.state.apply(seat, action)
+        except IllegalAction as exc:
+            raise Rejected("illegal_action", exc.reason or exc.code, exc.code) from exc
+        try:
+            self.store.append_action(self.id, self.version, seat, action.to_json())
+        except Exception as exc:
+            self._rebuild()
+            raise Rejected("server_error", "the action could not be stored") from exc
+        self.version += 1
+        self.history.add(self.version, events)
+        for event in events:
+            if event.kind == "hand_over" and self.person_seats:
+                self.last_hand = event.for_viewer(None)
+                self.paused = True
+                self.store.set_pause(self.id, True, self.last_hand)
+        if self.over:
+            self._finish()
+        self._broadcast()
+
+    def _set_pause(self, paused: bool) -> None:
+        self.paused = paused
+        self.store.set_pause(self.id, paused, None)
+
+    def _rebuild(self) -> None:
+        data = self.store.load_match(self.id)
+        assert data is not None
+        log = log_from_json(self.game, [[s, a] for s, a in data.log])
+        self.state = replay(self.game, self.options, data.seats, self.seed, log)
+        self.version = len(log)
+
+    def _finish(self) -> None:
+        outcome = self.state.outcome()
+        assert outcome is not None
+        self.paused = False
+        self.store.finish_match(self.id, outcome.to_json())
+        higher = higher_is_better(self.game, outcome)
+        for seat in self.person_seats:
+            self.store.add_record(
+                self.id,
+                self.data.owner,
+                self.game.id,
+                outcome.scores[seat],
+                outcome.ranks[seat],
+                higher,
+            )
+        if self.on_finish is not None:
+            self.on_finish(self)
+
+    # ------------------------------------------------------------------ bots
+
+    def start(self) -> None:
+        """Start the task that plays the bots' turns."""
+        if self._runner is None and self.bots:
+            self._runner = asyncio.get_running_loop().create_task(self._run_bots())
+
+    async def stop(self) -> None:
+        """Stop the bots' task."""
+        if self._runner is not None:
+            self._runner.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._runner
+            self._runner = None
+
+    def _bot_turn(self) -> int | None:
+        """Return the bot seat to play next: none while paused or while a person may act
+        (in a window where several seats answer, the people answer first)."""
+        if self.over or self.paused:
+            return None
+        movers = sorted(self.state.to_act())
+        if any(s in self.person_seats for s in movers):
+            return None
+        return next((s for s in movers if s in self.bots), None)
+
+    async def _run_bots(self) -> None:
+        while not self.over:
+            seat = self._bot_turn()
+            if seat is None:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            await asyncio.sleep(self.bot_delay)
+            async with self.lock:
+                seat = self._bot_turn()
+                if seat is None:
+                    continue
+                version = self.version
+                legal = self.state.legal_actions(seat)
+                bot = self.bots[seat]
+                obs = self.state.observation(seat) if bot.needs_observation else {}
+            rng = random.Random(derive(self.seed, "bot", version, seat))
+            action = await asyncio.to_thread(bot.choose, obs, legal, rng)
+            async with self.lock:
+                if self.version != version or seat not in self.state.to_act():
+                    continue
+                try:
+                    self._apply(seat, action)
+                except Rejected:
+                    fallback = self.state.legal_actions(seat)
+                    if not fallback:
+                        raise
+                    self._apply(seat, fallback[0])

@@ -1,0 +1,79 @@
+"""Fixtures of the server tests: the toy game registered, an app on a temporary data dir."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from starlette.testclient import TestClient
+
+from meldhall.bots import base as bots_base
+from meldhall.core import registry
+from meldhall.server import games as server_games
+from meldhall.server.app import create_app
+from meldhall.server.protocol import check_server
+
+
+@pytest.fixture
+def toy_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
+    """Register the toy game of tests/server/toy.py for one test."""
+    monkeypatch.setitem(registry.GAME_MODULES, "toy", "tests.server.toy")
+    monkeypatch.setitem(bots_base.BOT_MODULES, "toy", "tests.server.toy")
+    registry.find_game.cache_clear()
+    bots_base.bots_of.cache_clear()
+    server_games._READY.pop("toy", None)
+    yield
+    registry.find_game.cache_clear()
+    bots_base.bots_of.cache_clear()
+    server_games._READY.pop("toy", None)
+
+
+def make_client(data_dir: Path, bot_delay: float = 0.0) -> TestClient:
+    """Return a test client of a fresh app on ``data_dir``."""
+    return TestClient(create_app(data_dir, bot_delay=bot_delay))
+
+
+class Peer:
+    """A protocol client over a test WebSocket that checks every server message's schema."""
+
+    def __init__(self, ws: Any) -> None:
+        self.ws = ws
+        self.received: list[dict[str, Any]] = []
+
+    def send(self, message: Any) -> None:
+        self.ws.send_text(message if isinstance(message, str) else json.dumps(message))
+
+    def recv(self) -> dict[str, Any]:
+        message: dict[str, Any] = json.loads(self.ws.receive_text())
+        check_server(message)
+        self.received.append(message)
+        return message
+
+    def until(self, kind: str, **fields: Any) -> dict[str, Any]:
+        """Return the next message of a type whose fields have the given values."""
+        while True:
+            message = self.recv()
+            if message["type"] == kind and all(message.get(k) == v for k, v in fields.items()):
+                return message
+
+    def hello(self, token: str | None = None) -> dict[str, Any]:
+        self.send({"type": "hello", "token": token})
+        return self.until("welcome")
+
+    def my_turn(self) -> dict[str, Any]:
+        """Return the next state message in which this seat has legal actions, or match over."""
+        while True:
+            message = self.recv()
+            if message["type"] == "match_over":
+                return message
+            if message["type"] == "state" and message["legal"]:
+                return message
+
+
+@pytest.fixture
+def client(tmp_path: Path, toy_registered: None) -> Iterator[TestClient]:
+    with make_client(tmp_path) as c:
+        yield c

@@ -1,0 +1,73 @@
+"""Pages and the JSON API: game list, records (only completed matches), publishing under an
+escaped name, and the verification of a finished match from its log."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from starlette.testclient import TestClient
+
+from meldhall.server.app import clean_name
+from tests.server.conftest import Peer
+
+
+def _finish_a_match(client: TestClient) -> tuple[str, str, dict[str, Any]]:
+    with client.websocket_connect("/ws") as ws:
+        peer = Peer(ws)
+        token = peer.hello()["token"]
+        peer.send({"type": "start", "game": "toy", "contribution": "seed text"})
+        match_id = peer.until("match")["match"]
+        while True:
+            message = peer.recv()
+            if message["type"] == "match_over":
+                return token, match_id, message
+            if message["type"] == "state" and message["legal"]:
+                action = message["legal"][0]["json"]
+                peer.send({"type": "act", "state_id": message["state_id"], "action": action})
+            elif message["type"] == "state" and message["paused"]:
+                peer.send({"type": "continue"})
+
+
+def test_pages_answer(client: TestClient) -> None:
+    for path in ("/", "/play/toy", "/rules/toy", "/records", "/settings", "/verify/x"):
+        assert client.get(path).status_code == 200, path
+    assert client.get("/play/chess").status_code == 404
+    games = client.get("/api/games").json()
+    assert "toy" in [g["id"] for g in games]
+
+
+def test_records_publish_and_verify(client: TestClient) -> None:
+    token, match_id, over = _finish_a_match(client)
+    records = client.get("/api/records", params={"token": token}).json()
+    assert records["best"]["toy"]["score"] == over["outcome"]["scores"][0]
+    assert records["public"] == []
+    name = "<b>me</b>\x07"
+    answer = client.post("/api/publish", json={"token": "other", "match": match_id, "name": name})
+    assert answer.status_code == 404
+    answer = client.post("/api/publish", json={"token": token, "match": match_id, "name": name})
+    assert answer.json() == {"ok": True}
+    public = client.get("/api/records").json()["public"]
+    assert public[0]["name"] == "<b>me</b>"  # stored as text; every page shows it as text
+    proof = client.get(f"/api/matches/{match_id}").json()
+    assert proof["secret"] == over["secret"] and proof["log"]
+    verdict = client.post("/api/verify", json=proof).json()
+    assert verdict == {"ok": True, "problem": "", "outcome": over["outcome"]}
+    forged = dict(proof, log=[[1 - proof["log"][0][0], proof["log"][0][1]], *proof["log"][1:]])
+    assert client.post("/api/verify", json=forged).json()["ok"] is False
+    wrong = dict(proof, secret="00" * 32)
+    assert "commitment" in client.post("/api/verify", json=wrong).json()["problem"]
+
+
+def test_an_unfinished_match_keeps_its_secret(client: TestClient) -> None:
+    with client.websocket_connect("/ws") as ws:
+        peer = Peer(ws)
+        peer.hello()
+        peer.send({"type": "start", "game": "toy"})
+        match_id = peer.until("match")["match"]
+    proof = client.get(f"/api/matches/{match_id}").json()
+    assert "secret" not in proof and "log" not in proof
+
+
+def test_clean_name() -> None:
+    assert clean_name("  Ada\nLovelace  ") == "AdaLovelace"
+    assert len(clean_name("x" * 100)) == 32

@@ -1,10 +1,13 @@
 """Which discards of a 15-tile hand leave a winning hand, fast enough to list DISCARD_WIN
 actions on every turn.
 
-Cheap necessary conditions come first: with no real joker every tile needs a whole set or run
-among the tiles, with one joker a partner within reach, with two at most one tile may lean on
-both jokers. A tile failing them must be the discard, so two such tiles rule out every discard
-and the exact check (``hand.is_sets_runs``) runs only for the few candidates left.
+Cheap necessary conditions come first, on bit masks (bit ``n − 1`` of a colour's mask is the
+number ``n``). A tile is *unmelded* when no whole set or run of natural tiles holds it; in a
+winning hand every unmelded tile sits in a meld with a real joker, and a meld with one joker
+holds at most four unmelded tiles (two on each side of the joker), so 14 tiles with ``w``
+jokers have at most 0, 4 or 8 of them. Most hands fail here. The few candidates left are
+tested by the fast search of ``split``. The arrangement solver has the last word: the state
+judges every claimed win with it (``hand.judge``), and the tests check both agree.
 
 >>> from meldhall.games.okey.hand import ids
 >>> rules = HandRules(okey=41)  # indicator K2
@@ -18,89 +21,154 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from meldhall.games.okey.faces import FACES, TOKENS, effective_faces
-from meldhall.games.okey.hand import HandRules, is_sets_runs
+from meldhall.games.okey.hand import HandRules, fits_sets_runs
+from meldhall.games.okey.split import skips
 
 __all__ = ["TOKENS", "winning_discards"]
 
+_MASK13 = (1 << 13) - 1
+_LIMIT = (1, 5, 9)
+"""Most unmelded tiles a 15-tile hand with 0, 1, 2 jokers may hold and still win by
+discarding a natural tile (one more than a 14-tile winner can hold)."""
+_COLOUR = tuple(f // 13 for f in range(FACES))
+_BIT = tuple(1 << (f % 13) for f in range(FACES))
+_TILE_COLOUR = tuple(_COLOUR[t >> 1] for t in range(104))
+_TILE_BIT = tuple(_BIT[t >> 1] for t in range(104))
 
-def _positions(face: int, wrap: bool) -> tuple[int, ...]:
-    number = face % 13 + 1
-    return (1, 14) if number == 1 and wrap else (number,)
+
+def _masks(hand: Sequence[int], okey: int) -> tuple[list[int], list[int], int]:
+    """Return per colour the numbers held once or more, held twice, and the real jokers."""
+    once = [0, 0, 0, 0]
+    twice = [0, 0, 0, 0]
+    wild = 0
+    okey_colour, okey_bit = _COLOUR[okey], _BIT[okey]
+    for t in hand:
+        if t >= 104:
+            c, bit = okey_colour, okey_bit
+        elif t >> 1 == okey:
+            wild += 1
+            continue
+        else:
+            c, bit = _TILE_COLOUR[t], _TILE_BIT[t]
+        if once[c] & bit:
+            twice[c] |= bit
+        else:
+            once[c] |= bit
+    return once, twice, wild
+
+
+def _unmelded_masks(once: list[int], wrap: bool) -> list[int]:
+    """Return per colour the numbers held that no natural set or run holds."""
+    a, b, c, d = once
+    sets = (a & b & c) | (a & b & d) | (a & c & d) | (b & c & d)
+    out = []
+    for m in once:
+        x = m | ((m & 1) << 13) if wrap else m
+        starts = x & (x >> 1) & (x >> 2)
+        runs = starts | (starts << 1) | (starts << 2)
+        runs = (runs | (runs >> 13)) & _MASK13 if wrap else runs & _MASK13
+        out.append(m & ~(runs | sets))
+    return out
 
 
 def _face_at(colour: int, position: int) -> int:
     return colour * 13 + (0 if position == 14 else position - 1)
 
 
-_Tables = tuple[
-    list[tuple[int, ...]], list[list[tuple[int, int]]], list[tuple[int, ...]], list[tuple[int, ...]]
-]
-
-
-def _tables(wrap: bool) -> _Tables:
-    """Return per face: set partners, the two other faces of every 3-run window holding it,
-    the same-colour faces within 2 positions and within 3."""
-    top = 14 if wrap else 13
-    set_partners: list[tuple[int, ...]] = []
-    windows: list[list[tuple[int, int]]] = []
-    near2: list[tuple[int, ...]] = []
-    near3: list[tuple[int, ...]] = []
-    for face in range(FACES):
-        colour, index = divmod(face, 13)
-        set_partners.append(tuple(c * 13 + index for c in range(4) if c != colour))
-        wins: list[tuple[int, int]] = []
-        n2: set[int] = set()
-        n3: set[int] = set()
-        for p in _positions(face, wrap):
-            for low in range(p - 2, p + 1):
-                if low >= 1 and low + 2 <= top:
-                    others = [_face_at(colour, q) for q in range(low, low + 3) if q != p]
-                    wins.append((others[0], others[1]))
-            for q in range(p - 3, p + 4):
-                if q != p and 1 <= q <= top:
-                    (n2 if abs(q - p) <= 2 else n3).add(_face_at(colour, q))
-        windows.append(wins)
-        near2.append(tuple(sorted(n2)))
-        near3.append(tuple(sorted(n2 | n3)))
-    return set_partners, windows, near2, near3
-
-
-_TABLES = {wrap: _tables(wrap) for wrap in (True, False)}
-
-
-def _needy(counts: Sequence[int], wild: int, wrap: bool) -> list[int]:
-    """Return the faces (repeated per tile) that fail the necessary condition for ``wild``
-    real jokers (with two jokers: tiles that would need both)."""
-    set_partners, windows, near2, near3 = _TABLES[wrap]
-    out: list[int] = []
-    for face in range(FACES):
-        n = counts[face]
-        if not n:
+def _one_meld(group: list[int], jokers: int, counts: Sequence[int], rules: HandRules) -> bool:
+    """Return False when the tiles of ``group`` cannot lie together in one set or run with
+    at most ``jokers`` jokers and the other tiles of ``counts`` (a necessary condition)."""
+    if not group:
+        return True
+    number, colour = group[0] % 13, group[0] // 13
+    if all(f % 13 == number for f in group) and len(set(group)) == len(group) <= 3:
+        return True
+    if any(f // 13 != colour for f in group):
+        return False
+    numbers = sorted(f % 13 + 1 for f in group)
+    if len(set(numbers)) != len(numbers):
+        # only the 1 may repeat, at both ends of 1-2-...-13-1
+        return rules.top == 14 and rules.max_run == 14 and numbers.count(1) == 2
+    choices = [numbers]
+    if numbers[0] == 1 and rules.wrap:
+        choices.append([*numbers[1:], 14])
+    for positions in choices:
+        low, high = positions[0], positions[-1]
+        if high - low + 1 > rules.max_run:
             continue
-        partners = sum(1 for g in set_partners[face] if counts[g])
-        if wild == 0:
-            ok = partners >= 2 or any(counts[a] and counts[b] for a, b in windows[face])
-        elif wild == 1:
-            ok = partners >= 1 or any(counts[g] for g in near2[face])
+        taken = set(positions)
+        missing = sum(
+            1 for q in range(low, high + 1) if q not in taken and not counts[_face_at(colour, q)]
+        )
+        if missing <= jokers:
+            return True
+    return False
+
+
+def _lines(face: int) -> tuple[tuple[str, int], tuple[str, int]]:
+    return (("colour", face // 13), ("number", face % 13))
+
+
+def _on(line: tuple[str, int], face: int) -> bool:
+    return (face // 13 if line[0] == "colour" else face % 13) == line[1]
+
+
+def _two_melds(group: list[int], counts: Sequence[int], rules: HandRules) -> bool:
+    """Return False when the tiles of ``group`` fit neither one meld with two jokers nor two
+    melds with one joker each (a necessary condition; a meld's tiles share a colour or a
+    number)."""
+    if _one_meld(group, 2, counts, rules):
+        return True
+    for first in _lines(group[0]):
+        off = [f for f in group if not _on(first, f)]
+        if not off:
+            return True  # two melds on one line (two runs of a colour, two sets of a number)
+        for second in _lines(off[0]):
+            if any(not _on(second, f) for f in off):
+                continue
+            both = [f for f in group if _on(first, f) and _on(second, f)]
+            only_first = [f for f in group if _on(first, f) and not _on(second, f)]
+            for mask in range(1 << len(both)):
+                a = only_first + [f for i, f in enumerate(both) if mask >> i & 1]
+                b = off + [f for i, f in enumerate(both) if not mask >> i & 1]
+                if _one_meld(a, 1, counts, rules) and _one_meld(b, 1, counts, rules):
+                    return True
+    return False
+
+
+def _coverable(group: list[int], wild: int, counts: Sequence[int], rules: HandRules) -> bool:
+    """Return False when unmelded tiles ``group`` cannot all sit in melds with ``wild``
+    jokers (a necessary condition)."""
+    if wild == 0:
+        return not group
+    if wild == 1:
+        return _one_meld(group, 1, counts, rules)
+    return _two_melds(group, counts, rules)
+
+
+def _natural_discards(
+    counts: list[int], wild: int, unmelded: list[int], rules: HandRules
+) -> set[int]:
+    """Return the faces whose discard (one tile) leaves sets and runs, jokers kept."""
+    if _coverable(unmelded, wild, counts, rules):
+        if len(unmelded) == _LIMIT[wild]:
+            candidates = sorted(set(unmelded))
         else:
-            ok = partners >= 1 or any(counts[g] for g in near3[face])
-        if not ok:
-            out.extend([face] * n)
-    return out
-
-
-def _sets_runs_faces(counts: list[int], wild: int, rules: HandRules) -> set[int]:
-    """Return the faces whose removal (one tile) leaves sets and runs, jokers kept."""
-    needy = _needy(counts, wild, rules.wrap)
-    # Without two jokers every needy tile must go; with two, one needy tile may keep both.
-    spare = 1 if wild == 2 else 0
-    if len(needy) > spare + 1:
-        return set()
-    faces = set(needy) if len(needy) > spare else {f for f in range(FACES) if counts[f]}
+            candidates = [f for f in range(FACES) if counts[f]]
+    else:
+        candidates = []
+        for face in sorted(set(unmelded)):
+            rest = list(unmelded)
+            rest.remove(face)
+            if _coverable(rest, wild, counts, rules):
+                candidates.append(face)
+    if len(candidates) > 2:
+        found = skips(counts, wild, top=rules.top, max_run=rules.max_run)
+        candidates = [f for f in candidates if f in found]
     out: set[int] = set()
-    for face in faces:
+    for face in candidates:
         counts[face] -= 1
-        if is_sets_runs(counts, wild, rules):
+        if fits_sets_runs(counts, wild, rules):
             out.add(face)
         counts[face] += 1
     return out
@@ -108,17 +176,39 @@ def _sets_runs_faces(counts: list[int], wild: int, rules: HandRules) -> set[int]
 
 def winning_discards(hand: Sequence[int], rules: HandRules) -> tuple[int, ...]:
     """Return the tiles of a 15-tile hand whose discard leaves a winning hand, in hand order."""
-    counts, wild = effective_faces(list(hand), rules.okey)
-    faces = _sets_runs_faces(counts, wild, rules)
-    joker_wins = bool(wild) and not _needy(counts, wild - 1, rules.wrap)
-    if joker_wins:
-        joker_wins = is_sets_runs(counts, wild - 1, rules)
-    if rules.seven_pairs:
-        odd = sum(c & 1 for c in counts)
-        if wild and odd <= wild - 1:
+    once, twice, wild = _masks(hand, rules.okey)
+    o0, o1, o2, o3 = once
+    t0, t1, t2, t3 = twice
+    singles = (o0 ^ t0).bit_count() + (o1 ^ t1).bit_count()
+    singles += (o2 ^ t2).bit_count() + (o3 ^ t3).bit_count()
+    unmelded_masks = _unmelded_masks(once, rules.wrap)
+    u0, u1, u2, u3 = unmelded_masks
+    n_unmelded = u0.bit_count() + u1.bit_count() + u2.bit_count() + u3.bit_count()
+    n_unmelded += (u0 & t0).bit_count() + (u1 & t1).bit_count()
+    n_unmelded += (u2 & t2).bit_count() + (u3 & t3).bit_count()
+    naturals_may = n_unmelded <= _LIMIT[wild]
+    joker_may = wild > 0 and n_unmelded <= _LIMIT[wild - 1] - 1
+    pairs_may = rules.seven_pairs and singles - 1 <= wild
+    if not (naturals_may or joker_may or pairs_may):
+        return ()
+    counts, _ = effective_faces(list(hand), rules.okey)
+    unmelded = [
+        c * 13 + b
+        for c in range(4)
+        for b in range(13)
+        if unmelded_masks[c] >> b & 1
+        for _ in range(counts[c * 13 + b])
+    ]
+    faces = _natural_discards(counts, wild, unmelded, rules) if naturals_may else set()
+    joker_wins = False
+    if joker_may:
+        coverable = _coverable(unmelded, wild - 1, counts, rules)
+        joker_wins = coverable and fits_sets_runs(counts, wild - 1, rules)
+    if pairs_may:
+        if wild and singles <= wild - 1:
             joker_wins = True
         for face in range(FACES):
-            if counts[face] and (odd - 1 if counts[face] & 1 else odd + 1) <= wild:
+            if counts[face] and (singles - 1 if counts[face] == 1 else singles + 1) <= wild:
                 faces.add(face)
     if not faces and not joker_wins:
         return ()

@@ -15,9 +15,13 @@ from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
+from functools import cache
 
+from meldhall.core import solver
+from meldhall.core.solver import MeldRules
 from meldhall.core.tiles import OKEY_COLOURS, parse_okey_many
 from meldhall.games.okey.faces import FACES, Identity
+from meldhall.games.okey.split import fits
 
 SETS_RUNS = "sets_runs"
 SEVEN_PAIRS = "seven_pairs"
@@ -170,9 +174,25 @@ def _run_up(
         yield from _run_up(counts, wild - 1, i, colour, q + 1, length + 1, idents + ident, rules)
 
 
+@cache
+def meld_rules(wrap: bool, max_run: int) -> MeldRules:
+    """Return the arrangement solver's rules for okey sets and runs: runs of 3 up to
+    ``max_run`` on positions 1..14 (14 being the 1 above 13) or 1..13, sets of 3 or 4."""
+    if wrap:
+        return MeldRules(run_line="ace_high", max_run=max_run)
+    return MeldRules(run_line="plain", max_run=13)
+
+
+def fits_sets_runs(counts: Sequence[int], wild: int, rules: HandRules) -> bool:
+    """Return True when the fast search of ``split`` finds sets and runs (it scans the
+    discards of every turn; ``is_sets_runs`` is the solver's answer)."""
+    return fits(counts, wild, top=rules.top, max_run=rules.max_run)
+
+
 def is_sets_runs(counts: Sequence[int], wild: int, rules: HandRules) -> bool:
-    """Return True when every tile fits into sets and runs (6.1, 6.2)."""
-    return next(readings(counts, wild, rules), None) is not None
+    """Return True when every tile fits into sets and runs (6.1, 6.2), by the core
+    arrangement solver (``readings`` enumerates the same splits one by one)."""
+    return solver.is_winning(counts, wild, meld_rules(rules.wrap, rules.max_run))
 
 
 def unique_identities(

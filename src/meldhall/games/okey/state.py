@@ -407,13 +407,13 @@ class OkeyState:
                 )
             )
             return events
-        hand = self.hands[seat]
-        hand.remove(tile)
-        self.centre = [tile]
+        hand = [t for t in self.hands[seat] if t != tile]
         counts, wild = effective_faces(hand, self.okey)
         verdict = judge(counts, wild, self.rules)
         if verdict is None:
-            raise EngineBug(f"listed winning discard {TOKENS[tile]} does not win")
+            raise EngineBug(f"okey: listed winning discard {TOKENS[tile]} fails the solver")
+        self.hands[seat] = hand
+        self.centre = [tile]
         joker_discard = is_real_joker(tile, self.okey)
         colour = TOKENS[self.indicator][0]
         points = hand_points(verdict.form, joker_discard, colour, self.options)

@@ -27,14 +27,18 @@ Keys (all JSON):
 - ``last_hand``: the public data of the last ``hand_over`` event (winner, final discard, the
   winner's 14 tiles under ``hands``, form, jokers, points, settlement lines, deltas, scores).
 - ``over``: the match has ended; ``outcome``: the outcome JSON once it has, else None.
+- ``rules``: every option of okey.md 11 by its spec name (explicit deal data left out).
 """
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from meldhall.core.engine import JSON, Seat
+from meldhall.core.options import options_to_json
 from meldhall.games.okey.faces import TOKENS, face_name
+from meldhall.games.okey.options import OkeyOptions
 
 if TYPE_CHECKING:
     from meldhall.games.okey.state import OkeyState
@@ -94,4 +98,15 @@ def observation_of(state: OkeyState, viewer: Seat | None) -> dict[str, JSON]:
         "last_hand": state.last_result,
         "over": over,
         "outcome": None if state.outcome_value is None else state.outcome_value.to_json(),
+        "rules": public_rules(options),
+    }
+
+
+@cache
+def public_rules(options: OkeyOptions) -> dict[str, JSON]:
+    """Return the options as JSON, explicit deal data left out (it would show hidden tiles)."""
+    return {
+        name: value
+        for name, value in options_to_json(options).items()
+        if not name.startswith("explicit_")
     }

@@ -1,0 +1,236 @@
+"""Okey bots: ``random`` and ``greedy``. Both see only the observation and the legal actions.
+
+- ``random`` shows the indicator and wins whenever a listed DISCARD_WIN is a real win (when
+  false claims are rejected, every listed one is), else picks uniformly among the rest.
+- ``greedy`` wins at once with the most valuable winning discard, takes the previous discard
+  when it wins or joins a natural set or run, and otherwise discards the least useful tile
+  by a count of its partners in the hand, never a real joker, preferring tiles the next
+  player threw away (defence).
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+
+from meldhall.core.engine import JSON, Action, Bot
+from meldhall.games.okey.actions import (
+    Discard,
+    DiscardWin,
+    EndHand,
+    ShowIndicator,
+    TakeDiscard,
+)
+from meldhall.games.okey.discards import winning_discards
+from meldhall.games.okey.faces import OKEY_TILE_IDS, effective_faces, okey_face
+from meldhall.games.okey.hand import SETS_RUNS, SEVEN_PAIRS, HandRules, is_seven_pairs
+from meldhall.games.okey.options import PRESET
+from meldhall.games.okey.scoring import hand_points
+
+
+class RandomOkeyBot:
+    """Uniformly random, but shows the indicator and takes listed wins."""
+
+    needs_observation = False
+
+    def choose(
+        self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
+    ) -> Action:
+        """Return SHOW, a winning discard, or a uniformly random other action."""
+        first = legal[0]
+        if isinstance(first, ShowIndicator):
+            return first
+        wins = 0
+        while wins < len(legal) and isinstance(legal[wins], DiscardWin):
+            wins += 1
+        others = len(legal) - wins
+        # With ``false_claim = penalty(n)`` every tile is listed as DISCARD_WIN: no real win
+        # can be told apart without the observation, so the random bot then never claims.
+        if wins and (wins < others or not others):
+            return legal[rng.randrange(wins)]
+        return legal[wins + rng.randrange(others)]
+
+
+def _rules(observation: Mapping[str, JSON]) -> HandRules:
+    """Return the winning-hand rules the observation announces."""
+    okey = okey_face(OKEY_TILE_IDS[str(observation["indicator"])])
+    rules = observation.get("rules")
+    if not isinstance(rules, dict):
+        return HandRules(okey=okey)
+    return HandRules(
+        okey=okey,
+        wrap=rules.get("wrap_runs") == "okey",
+        max_run=int(rules.get("max_run", 14)),
+        seven_pairs=bool(rules.get("seven_pairs", True)),
+    )
+
+
+def _hand_ids(observation: Mapping[str, JSON]) -> list[int]:
+    tokens = observation.get("hand") or []
+    assert isinstance(tokens, list)
+    return [OKEY_TILE_IDS[str(t)] for t in tokens]
+
+
+def _win_value(hand: Sequence[int], tile: int, rules: HandRules, colour: str) -> int:
+    """Return what winning by discarding ``tile`` is worth (the tile is a listed win)."""
+    counts, wild = effective_faces([t for t in hand if t != tile], rules.okey)
+    form = SEVEN_PAIRS if is_seven_pairs(counts, wild) else SETS_RUNS
+    joker = tile < 104 and tile >> 1 == rules.okey
+    return hand_points(form, joker, colour, PRESET)
+
+
+def usefulness(hand: Sequence[int], okey: int, wrap: bool = True) -> dict[int, float]:
+    """Return a score per tile of ``hand``: how much it helps towards sets, runs or pairs
+    (real jokers score highest)."""
+    counts: dict[int, int] = {}
+    wild = 0
+    for t in hand:
+        if t < 104 and t >> 1 == okey:
+            wild += 1
+        else:
+            face = okey if t >= 104 else t >> 1
+            counts[face] = counts.get(face, 0) + 1
+    chase_pairs = sum(n // 2 for n in counts.values()) + wild >= 5
+    face_score: dict[int, float] = {}
+    for face, n in counts.items():
+        colour, index = divmod(face, 13)
+        others = sum(1 for c in range(4) if c != colour and c * 13 + index in counts)
+        score = 2.0 * others + (4.0 if others >= 2 else 0.0)
+        near = 0
+        for bit, delta, weight in ((1, -2, 1.5), (2, -1, 3.0), (4, 1, 3.0), (8, 2, 1.5)):
+            number = index + 1 + delta
+            if wrap and number == 14:
+                number = 1
+            if 1 <= number <= 13 and colour * 13 + number - 1 in counts:
+                score += weight
+                near |= bit
+        if near & 6 == 6 or near & 12 == 12 or near & 3 == 3:
+            score += 4.0
+        if n >= 2:
+            score += 6.0 if chase_pairs else 0.5
+        elif chase_pairs:
+            score -= 2.0
+        face_score[face] = score
+    return {
+        t: 1000.0 if t < 104 and t >> 1 == okey else face_score[okey if t >= 104 else t >> 1]
+        for t in hand
+    }
+
+
+class GreedyOkeyBot:
+    """Wins at once when it can, else keeps the tiles with the most partners."""
+
+    needs_observation = True
+
+    def choose(
+        self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
+    ) -> Action:
+        """Return the best immediate move (see the module docstring)."""
+        if isinstance(legal[0], ShowIndicator):
+            return legal[0]
+        rules = _rules(observation)
+        hand = _hand_ids(observation)
+        wins = [a for a in legal if isinstance(a, DiscardWin)]
+        discards: list[Action] = [a for a in legal if isinstance(a, Discard)]
+        if wins and discards and len(wins) >= len(discards):
+            # every tile listed (false claims are penalised, not rejected): check them
+            real = set(winning_discards(hand, rules))
+            wins = [a for a in wins if a.tile in real]
+        if wins:
+            colour = str(observation["indicator"])[0]
+            return max(wins, key=lambda a: (_win_value(hand, a.tile, rules, colour), -a.tile))
+        if discards:
+            return self._discard(observation, hand, rules.okey, discards, rng)
+        return self._take_or_draw(observation, hand, rules, legal)
+
+    def _take_or_draw(
+        self,
+        observation: Mapping[str, JSON],
+        hand: list[int],
+        rules: HandRules,
+        legal: tuple[Action, ...],
+    ) -> Action:
+        take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
+        if take is not None:
+            tile = _offered(observation)
+            if tile is not None and self._wants(hand, tile, rules):
+                return take
+        rest = [a for a in legal if not isinstance(a, (TakeDiscard, EndHand))]
+        if rest:
+            return rest[0]
+        return take if take is not None else legal[-1]
+
+    @staticmethod
+    def _wants(hand: list[int], tile: int, rules: HandRules) -> bool:
+        grown = [*hand, tile]
+        if winning_discards(grown, rules):
+            return True
+        if tile < 104 and tile >> 1 == rules.okey:
+            return True
+        scores = usefulness(grown, rules.okey)
+        return scores[tile] >= 7.0 and scores[tile] > min(scores.values())
+
+    @staticmethod
+    def _discard(
+        observation: Mapping[str, JSON],
+        hand: list[int],
+        okey: int,
+        discards: list[Action],
+        rng: random.Random,
+    ) -> Action:
+        scores = usefulness(hand, okey)
+        safe = _next_players_faces(observation)
+        best: list[Action] = []
+        low = float("inf")
+        for action in discards:
+            assert isinstance(action, Discard)
+            t = action.tile
+            value = scores[t] - (0.75 if (okey if t >= 104 else t >> 1) in safe else 0.0)
+            if value < low - 1e-9:
+                low, best = value, [action]
+            elif abs(value - low) < 1e-9:
+                best.append(action)
+        return best[rng.randrange(len(best))]
+
+
+def _offered(observation: Mapping[str, JSON]) -> int | None:
+    """Return the tile the viewer may take (the previous player's top discard), if any."""
+    seat = observation.get("seat")
+    piles = observation.get("discards")
+    active = observation.get("active")
+    if not isinstance(seat, int) or not isinstance(piles, list) or not isinstance(active, list):
+        return None
+    n = len(piles)
+    for step in range(1, n + 1):
+        prev = (seat - step) % n
+        if active[prev]:
+            pile = piles[prev]
+            if isinstance(pile, dict) and pile.get("top"):
+                return OKEY_TILE_IDS[str(pile["top"])]
+            return None
+    return None
+
+
+def _next_players_faces(observation: Mapping[str, JSON]) -> set[int]:
+    """Return the faces the next player has shown it does not need (its visible discards)."""
+    seat = observation.get("seat")
+    piles = observation.get("discards")
+    if not isinstance(seat, int) or not isinstance(piles, list) or not piles:
+        return set()
+    pile = piles[(seat + 1) % len(piles)]
+    if not isinstance(pile, dict):
+        return set()
+    tokens = pile.get("tiles") or ([pile["top"]] if pile.get("top") else [])
+    assert isinstance(tokens, list)
+    okey = okey_face(OKEY_TILE_IDS[str(observation["indicator"])])
+    out = set()
+    for token in tokens:
+        t = OKEY_TILE_IDS[str(token)]
+        out.add(okey if t >= 104 else t >> 1)
+    return out
+
+
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomOkeyBot, "greedy": GreedyOkeyBot}
+"""The okey bots by name."""
+
+__all__ = ["BOTS", "SEVEN_PAIRS", "GreedyOkeyBot", "RandomOkeyBot", "usefulness"]

@@ -179,6 +179,8 @@ def test_waits_exclude_the_missing_suit_and_fifth_copies() -> None:
     assert waits(counts_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 2p 3p 4p 5s"), miss=2) == []
     hand = counts_of("1m 1m 1m 1m 2m 3m 4m 5p 6p 7p 8p 8p 8p")
     assert waits(hand, miss=2) == [3]
+    two_pairs = counts_of("1m 1m 1m 2m 2m 1p 1p 1p 1p 2p 2p 2p 3p")  # both suits split already
+    assert waits(two_pairs, miss=2) == [1, 10]
 
 
 @pytest.mark.parametrize(

@@ -180,18 +180,23 @@ def waits(counts: Sequence[int], miss: int, melds: int = 0, held: Sequence[int] 
     if any(counts[base : base + RANKS]):
         return []
     keys = suit_keys(counts)
+    # One added tile changes one suit: the others must already be complete.
+    open_suits = [s for s in range(SUITS) if not suit_flags(keys[s]) & (SETS | PAIR)]
+    candidates: set[int] = set()
+    for suit in open_suits if len(open_suits) == 1 else range(SUITS) if not open_suits else ():
+        candidates.update(range(RANKS * suit, RANKS * suit + RANKS))
+    odd = [k for k in range(KINDS) if counts[k] % 2]
+    if melds == 0 and len(odd) == 1:
+        candidates.add(odd[0])
     out: list[int] = []
-    for suit in range(SUITS):
-        if suit == miss:
+    for kind in sorted(candidates):
+        suit = kind // RANKS
+        if suit == miss or counts[kind] + (held[kind] if held else 0) >= 4:
             continue
-        for rank in range(RANKS):
-            kind = suit * RANKS + rank
-            if counts[kind] + (held[kind] if held else 0) >= 4:
-                continue
-            trial = list(keys)
-            trial[suit] += RANK_SHIFT[rank]
-            if is_win_keys(trial[0], trial[1], trial[2], melds):
-                out.append(kind)
+        trial = list(keys)
+        trial[suit] += RANK_SHIFT[kind % RANKS]
+        if is_win_keys(trial[0], trial[1], trial[2], melds):
+            out.append(kind)
     return out
 
 

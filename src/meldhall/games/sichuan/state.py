@@ -318,8 +318,12 @@ class SichuanState:
         if seat not in self._to_act:
             raise IllegalAction("NOT_YOUR_TURN", f"seat {seat} may not act now ({self.phase})")
         legal = self._legal.get(seat) or self.legal_actions(seat)
-        if action not in legal:
-            raise IllegalAction(*self._reason(seat, action))
+        for candidate in legal:
+            if candidate is action:
+                break
+        else:
+            if action not in legal:
+                raise IllegalAction(*self._reason(seat, action))
         events: list[Event] = []
         phase = self.phase
         if phase == "claim" or phase == "rob":

@@ -40,16 +40,18 @@ def play_random(
     *,
     seats: int | None = None,
     options: object | None = None,
-    max_actions: int = 50_000,
+    max_actions: int = 20_000,
     probe_every: int = 0,
     stop_at: int | None = None,
+    max_hands: int | None = 2,
 ) -> Played:
     """Return a match played by uniform random choices among the listed actions.
 
     With ``probe_every`` = k > 0, at every k-th step every listed action is applied to a copy
     (it must apply) and unlisted candidates are tried on the real state (they must raise
     ``IllegalAction`` and change nothing). ``stop_at`` returns the match unfinished after
-    that many actions.
+    that many actions, ``max_hands`` after that many hands (a random match may be long, but
+    each hand must end within ``max_actions``).
     """
     n = seats or game.default_seats
     opts = options if options is not None else game.options()
@@ -58,7 +60,7 @@ def play_random(
     rng = random.Random(seed_text)
     log: list[tuple[Seat, Action]] = []
     seen: list[Action] = []
-    step = 0
+    step = hands = hand_start = 0
     while state.outcome() is None and (stop_at is None or step < stop_at):
         movers = sorted(state.to_act())
         assert movers, f"{game.id} {seed_text} step {step}: nobody to act, match not over"
@@ -72,11 +74,18 @@ def play_random(
         seen.append(action)
         if len(seen) > 64:
             del seen[: len(seen) - 64]
-        state.apply(seat, action)
+        events = state.apply(seat, action)
         state.check_invariants()
         log.append((seat, action))
         step += 1
-        assert step <= max_actions, f"{game.id} {seed_text}: no end within {max_actions} actions"
+        if any(e.kind == "hand_over" for e in events):
+            hands += 1
+            hand_start = step
+            if max_hands is not None and hands >= max_hands:
+                break
+        assert step - hand_start <= max_actions, (
+            f"{game.id} {seed_text}: a hand did not end within {max_actions} actions"
+        )
     return Played(state, log, seed, opts)
 
 

@@ -4,7 +4,8 @@ Actions (text form; JSON in ``actions``): ``draw``, ``end``, ``discard R7a``,
 ``meld run R11a Sa R13a``, ``add R4a 3 low`` (``add Y5a 7`` for a set),
 ``rearrange 3 5 | run R5a R6a R7a | set K5a Y5a B5a | feed R1a 7 high``,
 ``take 3 meld run K5a K6a K7a`` (pile index 1 = bottom), and ``timeout`` (sent by the table's
-clock when option ``turn_timer`` is on; never listed).
+clock when option ``turn_timer`` is on; never listed). A rejected action raises
+``IllegalAction`` with one of the reason codes of ``checks.CODES`` and changes nothing.
 
 Observation keys (``state.observation(viewer)``; viewer None = spectator):
 

@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from meldhall.games.tile_rummy.faces import COLOURS, FACES, SMILEY_A, face_name, pos_number
+from meldhall.games.tile_rummy.faces import COLOURS, FACES, SMILEY_A, pos_number
 
 LOW = "low"
 HIGH = "high"
@@ -398,8 +398,3 @@ def assign(template: Template, pool: Pool, forced: int | None = None) -> tuple[i
             i += 1
         taken[f] = k + 1
     return tuple(out)
-
-
-def face_names(template: Template) -> list[str]:
-    """Return a template's faces as text (``S`` for a Smiley), for messages and tests."""
-    return ["S" if f < 0 else face_name(f) for f in template[1]]

@@ -352,3 +352,25 @@ def test_random_matches_balance_and_replay(seed: int) -> None:
     again = replay(GAME, GAME.options(), 4, game_seed, log)
     assert again.snapshot() == state.snapshot()
     assert state.legal_actions(0) == () and PASS not in state.legal_actions(1)
+
+
+def test_reshuffled_worlds_play_on_consistently() -> None:
+    """A world with the viewer's hidden tiles permuted is a legal state: play goes on."""
+    rng = random.Random(11)
+    for i in range(12):
+        state = GAME.new_state(GAME.options(), 4, seed_from_text(f"world-{i}"))
+        for _ in range(rng.randrange(5, 160)):
+            if state.outcome() is not None:
+                break
+            seat = min(state.to_act())
+            legal = state.legal_actions(seat)
+            state.apply(seat, legal[rng.randrange(len(legal))])
+        viewer = rng.choice([0, 1, 2, 3, None])
+        world = state.shuffled_hidden(viewer, rng)
+        world.check_invariants()
+        assert world.observation(viewer) == state.observation(viewer)
+        while world.outcome() is None:
+            seat = min(world.to_act())
+            legal = world.legal_actions(seat)
+            world.apply(seat, legal[rng.randrange(len(legal))])
+            world.check_invariants()

@@ -507,39 +507,39 @@ class SichuanState:
         self.phase = phase
         self.window_from = source
         self.window_tile = tile
-        kind = KIND_OF[tile]
-        suit = kind // 9
-        shift = SHIFT[kind]
-        claims = phase == "claim"
-        relaxed = self.opts.missing_suit_strictness == "relaxed"
-        wall_ok = self.front < self.back
         responders = [s for s in NEXT[source] if self.active[s]]
-        offers: dict[int, int] = {}
-        for s in responders:
-            mask = 0
-            held = self.miss_held[s]
-            if not held and not self.lock[s]:
-                k = self.keys[s]
-                if suit == 0:
-                    ok = is_win_keys(k[0] + shift, k[1], k[2], len(self.melds[s]))
-                elif suit == 1:
-                    ok = is_win_keys(k[0], k[1] + shift, k[2], len(self.melds[s]))
-                else:
-                    ok = is_win_keys(k[0], k[1], k[2] + shift, len(self.melds[s]))
-                if ok:
-                    mask = OFFER_WIN
-            if claims and (not held or (relaxed and suit != self.miss[s])):
-                n = self.counts[s][kind]
-                if n >= 2:
-                    mask |= OFFER_PUNG
-                    if n == 3 and wall_ok:
-                        mask |= OFFER_KONG
-            offers[s] = mask
         self.responders = responders
-        self.offers = offers
+        self.offers = {s: self.offer_mask(s) for s in responders}
         self.answers = {}
         self.waiting = sum(1 << s for s in responders)
         self._to_act = _SEAT_SETS[self.waiting]
+
+    def offer_mask(self, seat: int) -> int:
+        """Return what ``seat`` may answer in the open window (OFFER_* bits; PASS always)."""
+        kind = KIND_OF[self.window_tile]
+        suit = kind // 9
+        mask = 0
+        held = self.miss_held[seat]
+        if not held and not self.lock[seat]:
+            k = self.keys[seat]
+            shift = SHIFT[kind]
+            if suit == 0:
+                ok = is_win_keys(k[0] + shift, k[1], k[2], len(self.melds[seat]))
+            elif suit == 1:
+                ok = is_win_keys(k[0], k[1] + shift, k[2], len(self.melds[seat]))
+            else:
+                ok = is_win_keys(k[0], k[1], k[2] + shift, len(self.melds[seat]))
+            if ok:
+                mask = OFFER_WIN
+        if self.phase == "claim" and (
+            not held or (self.opts.missing_suit_strictness == "relaxed" and suit != self.miss[seat])
+        ):
+            n = self.counts[seat][kind]
+            if n >= 2:
+                mask |= OFFER_PUNG
+                if n == 3 and self.front < self.back:
+                    mask |= OFFER_KONG
+        return mask
 
     def _answer(self, seat: int, action: Any, events: list[Event]) -> None:
         answer = _ANSWER_OF[type(action)]

@@ -49,6 +49,8 @@ if TYPE_CHECKING:
     from meldhall.games.sichuan.state import Meld, SichuanState
 
 _PHASE_NAME = {"act": "play"}
+_ANSWER_BIT = {"win": 1, "pung": 2, "kong": 4}
+"""The offer bit each answer needs (state.OFFER_*)."""
 
 
 def meld_json(meld: Meld, reveal: bool) -> dict[str, JSON]:
@@ -300,7 +302,8 @@ def check_invariants(state: SichuanState) -> None:
 def shuffled_hidden(state: SichuanState, viewer: int | None, rng: random.Random) -> SichuanState:
     """Return a copy in which the tiles hidden from ``viewer`` (the wall's order and the
     concealed tiles of active opponents, except a concealed kong and tiles already chosen
-    for an exchange) are permuted among their places."""
+    for an exchange) are permuted among their places. Offers in an open window are worked
+    out again for the new hands, and a hidden answer they no longer allow becomes a pass."""
     other = copy.deepcopy(state)
     if state.phase == "over":
         seats: list[int] = []
@@ -324,11 +327,18 @@ def shuffled_hidden(state: SichuanState, viewer: int | None, rng: random.Random)
             else:
                 new.append(pool[pos])
                 pos += 1
-        if state.phase == "act" and state.turn == s and state.drawn in old:
+        if state.turn == s and state.drawn in old:
             other.drawn = new[old.index(state.drawn)]
         other.hands[s] = new
         other._recount(s)
         miss = other.miss[s]
         other.miss_held[s] = sum(other.counts[s][9 * miss : 9 * miss + 9]) if miss >= 0 else 0
+    if state.phase in ("claim", "rob"):
+        for s in seats:
+            if s in other.offers:
+                other.offers[s] = mask = other.offer_mask(s)
+                answer = other.answers.get(s)
+                if answer is not None and answer != "pass" and not mask & _ANSWER_BIT[answer]:
+                    other.answers[s] = "pass"
     other._legal = {}
     return other

@@ -33,13 +33,18 @@ from meldhall.games.sichuan.actions import (
 )
 from meldhall.games.sichuan.hand import KINDS, SHIFT, suit_keys
 from meldhall.games.sichuan.shanten import shanten_keys
-from meldhall.games.sichuan.tables import KIND_OF, SEATS, SUIT_LETTER
+from meldhall.games.sichuan.tables import KIND_OF, SEATS, SUIT_LETTER, TOKEN
 
 Counts = list[int]
 
 
+_KIND_OF_TOKEN: dict[str, int] = {TOKEN[t]: KIND_OF[t] for t in range(108)}
+
+
 def _kind(token: str) -> int:
-    return parse_kind(token.split("#")[0])
+    """Return the kind of a tile token (``5p#2``) or face (``5p``)."""
+    kind = _KIND_OF_TOKEN.get(token)
+    return kind if kind is not None else parse_kind(token)
 
 
 class RandomBot:

@@ -803,8 +803,9 @@ class SichuanState:
             return
         scores = tuple(self.totals)
         ranks = ranks_by(scores, higher_is_better=True)
+        ending = termination if self.opts.deals == 1 else "deals_played"
         self.result = Outcome(
-            scores, ranks, frozenset(s for s in range(SEATS) if ranks[s] == 1), termination
+            scores, ranks, frozenset(s for s in range(SEATS) if ranks[s] == 1), ending
         )
         events.append(Event("match_over", self.result.to_json()))
 

@@ -42,7 +42,7 @@ from typing import TYPE_CHECKING
 
 from meldhall.core.engine import JSON
 from meldhall.core.errors import EngineBug
-from meldhall.games.sichuan.hand import SHIFT
+from meldhall.games.sichuan.hand import suit_keys
 from meldhall.games.sichuan.tables import KIND_NAME, KIND_OF, SEATS, SUIT_LETTER, TILE_COUNT, TOKEN
 
 if TYPE_CHECKING:
@@ -266,8 +266,7 @@ def check_invariants(state: SichuanState) -> None:
             counts[KIND_OF[t]] += 1
         if counts != state.counts[s]:
             raise EngineBug(f"seat {s}: count array disagrees with its tiles")
-        keys = [sum(counts[k] * SHIFT[k] for k in range(9 * u, 9 * u + 9)) for u in range(3)]
-        if keys != state.keys[s]:
+        if suit_keys(counts) != state.keys[s]:
             raise EngineBug(f"seat {s}: suit keys disagree with its tiles")
         miss = state.miss[s]
         held = sum(counts[9 * miss : 9 * miss + 9]) if miss >= 0 else 0

@@ -22,6 +22,7 @@ from meldhall.games.tile_rummy.actions import (
 from meldhall.games.tile_rummy.faces import TOKENS, parse_tile
 from meldhall.games.tile_rummy.position import build_position
 from meldhall.games.tile_rummy.state import TileRummyState
+from meldhall.testing.conformance import check_observations, check_replay, play_random
 
 
 def ids(text: str) -> tuple[int, ...]:
@@ -359,3 +360,24 @@ def test_parse_errors_name_the_input() -> None:
         assert named in str(info.value)
     with pytest.raises(ParseError):
         GAME.action_from_json({"type": "add", "tile": "R1a", "meld": True})
+
+
+@pytest.mark.parametrize(
+    "raw",
+    [
+        {"hand_size": 7, "tile_values": "face", "smiley_value": 30},
+        {"losers_subtract_rack": True, "tie_rule": "all"},
+        {"discard_target_use": "own", "discard_take_any_depth": False},
+        {"initial_meld_minimum": 30, "feed_requires_own_meld": True},
+        {"run_wrap": "none", "tie_rule": "void"},
+        {"stock_exhausted": "reshuffle"},
+        {"match_mode": "points"},
+    ],
+)
+def test_random_matches_under_the_options(raw: dict[str, object]) -> None:
+    game = GAME
+    opts = game.options(raw)
+    played = play_random(game, f"options-{sorted(raw)}", seats=3, options=opts, probe_every=11)
+    assert played.state.round >= 3 or played.state.outcome() is not None
+    check_replay(game, played)
+    check_observations(game, played.state, random.Random(1))

@@ -222,3 +222,28 @@ def test_score_caps_and_events() -> None:
     uncapped = score_win(counts, (), cap=None)
     assert uncapped is not None and uncapped.points == 64
     assert score_win(counts_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 2p 3p 5p 5p 7p"), ()) is None
+
+
+def test_suit_flags_on_every_small_suit() -> None:
+    """Every suit of up to 8 tiles (4 copies a rank): the mod-3 split rule equals search."""
+    from itertools import product
+
+    from meldhall.games.sichuan.hand import EVEN, PAIR, SETS, suit_flags
+
+    checked = 0
+    for c in product(range(5), repeat=9):
+        total = sum(c)
+        if total > 8:
+            continue
+        counts = list(c) + [0] * 18
+        key = int.from_bytes(bytes(c), "little")
+        sets = _brute_sets(tuple(counts))
+        pair = any(
+            c[r] >= 2 and _brute_sets(tuple(counts[:r] + [c[r] - 2] + counts[r + 1 :]))
+            for r in range(9)
+        )
+        flags = suit_flags(key)
+        assert bool(flags & SETS) == sets and bool(flags & PAIR) == pair, c
+        assert bool(flags & EVEN) == all(n % 2 == 0 for n in c)
+        checked += 1
+    assert checked > 20000

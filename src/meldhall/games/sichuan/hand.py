@@ -39,7 +39,6 @@ EVEN = 4
 """Suit flag: every count of the suit is even (0, 2 or 4): seven-pairs material."""
 
 _FLAGS: dict[int, int] = {}
-_SETS_ONLY: dict[int, bool] = {0: True}
 
 
 def counts_of(text: str | Sequence[str]) -> list[int]:
@@ -78,20 +77,23 @@ def key_counts(key: int) -> list[int]:
     return list(key.to_bytes(RANKS, "little"))
 
 
-def _sets_only(key: int) -> bool:
-    """Return True when the suit of ``key`` splits into pungs and chows only."""
-    known = _SETS_ONLY.get(key)
-    if known is not None:
-        return known
-    c = key_counts(key)
-    i = next(r for r in range(RANKS) if c[r])
-    ok = False
-    if c[i] >= 3:
-        ok = _sets_only(key - 3 * RANK_SHIFT[i])
-    if not ok and i <= 6 and c[i + 1] and c[i + 2]:
-        ok = _sets_only(key - RANK_SHIFT[i] - RANK_SHIFT[i + 1] - RANK_SHIFT[i + 2])
-    _SETS_ONLY[key] = ok
-    return ok
+def _splits_into_sets(c: Sequence[int]) -> bool:
+    """Return True when nine counts split into pungs and chows only.
+
+    Three equal chows are three pungs, so some split has fewer than three chows starting
+    at each rank; going up from rank 1, the tiles left at a rank after the chows started
+    below it then fix the chows starting there (their number mod 3). No search is needed.
+    """
+    before = twice_before = 0
+    for i in range(RANKS):
+        left = c[i] - before - twice_before
+        if left < 0:
+            return False
+        start = left % 3
+        if start and i >= 7:
+            return False
+        twice_before, before = before, start
+    return True
 
 
 def suit_flags(key: int) -> int:
@@ -105,13 +107,21 @@ def suit_flags(key: int) -> int:
         return flags
     c = key_counts(key)
     total = sum(c)
-    flags = 0
-    if total % 3 == 0 and _sets_only(key):
-        flags |= SETS
-    if total % 3 == 2 and any(c[r] >= 2 and _sets_only(key - 2 * RANK_SHIFT[r]) for r in range(9)):
-        flags |= PAIR
-    if all(n % 2 == 0 for n in c):
-        flags |= EVEN
+    flags = EVEN if all(n % 2 == 0 for n in c) else 0
+    if total % 3 == 0:
+        if _splits_into_sets(c):
+            flags |= SETS
+    elif total % 3 == 2:
+        # Sets keep sum(rank x count) = 0 mod 3, so a pair of rank p needs 2p = that sum.
+        weight = sum(i * n for i, n in enumerate(c)) % 3
+        for p in range((2 * weight) % 3, RANKS, 3):
+            if c[p] >= 2:
+                c[p] -= 2
+                found = _splits_into_sets(c)
+                c[p] += 2
+                if found:
+                    flags |= PAIR
+                    break
     _FLAGS[key] = flags
     return flags
 
@@ -212,5 +222,3 @@ def describe(counts: Sequence[int]) -> str:
 def clear_caches() -> None:
     """Empty the per-suit tables (benchmarks measure a cold start with it)."""
     _FLAGS.clear()
-    _SETS_ONLY.clear()
-    _SETS_ONLY[0] = True

@@ -239,8 +239,7 @@ def test_suit_flags_on_every_small_suit() -> None:
         key = int.from_bytes(bytes(c), "little")
         sets = _brute_sets(tuple(counts))
         pair = any(
-            c[r] >= 2 and _brute_sets(tuple(counts[:r] + [c[r] - 2] + counts[r + 1 :]))
-            for r in range(9)
+            c[r] >= 2 and _brute_sets((*counts[:r], c[r] - 2, *counts[r + 1 :])) for r in range(9)
         )
         flags = suit_flags(key)
         assert bool(flags & SETS) == sets and bool(flags & PAIR) == pair, c

@@ -1,0 +1,103 @@
+"""The okey bots: legal choices only, wins taken, the most valuable win preferred, jokers
+kept, and greedy beating random."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+
+from meldhall.bots.base import make_bot
+from meldhall.bots.okey import BOTS, GreedyOkeyBot, RandomOkeyBot
+from meldhall.core.registry import find_game
+from meldhall.core.rng import seed_from_text
+from meldhall.games.okey import GAME
+from meldhall.games.okey.actions import DRAW, SHOW, TAKE, Discard, DiscardWin
+from meldhall.games.okey.explicit import explicit_options
+from meldhall.games.okey.faces import OKEY_TILE_IDS
+from meldhall.games.okey.state import OkeyState
+from meldhall.simulate import play_match
+
+C1 = "R1a R2a R3a Y7a B7a K7a B10a B11a B12a B13a Y4a Y5a Y6a Y7b"
+
+
+def state_of(raw: dict[str, object], **extra: object) -> OkeyState:
+    """Return a new match from raw options."""
+    options = GAME.options({**raw, **extra})
+    return GAME.new_state(options, options.players, seed_from_text("okey bots"))
+
+
+def choose(bot: object, state: OkeyState, seat: int) -> object:
+    """Return the bot's choice for ``seat`` from its observation and the legal actions."""
+    obs = state.observation(seat) if bot.needs_observation else {}  # type: ignore[attr-defined]
+    return bot.choose(obs, state.legal_actions(seat), random.Random(1))  # type: ignore[attr-defined]
+
+
+def test_okey_bots_registered() -> None:
+    assert set(BOTS) >= {"random", "greedy"}
+    assert isinstance(make_bot("okey", "greedy"), GreedyOkeyBot)
+
+
+def test_okey_bots_see_only_the_observation() -> None:
+    source = Path(__import__("meldhall.bots.okey", fromlist=["x"]).__file__).read_text()
+    assert "games.okey.state" not in source and "OkeyState" not in source
+
+
+def test_okey_bots_always_choose_a_listed_action() -> None:
+    game = find_game("okey")
+    for name in ("random", "greedy"):
+        bots = [make_bot("okey", name) for _ in range(4)]
+        run = play_match(game, bots, seed_from_text(f"bots-{name}"), check=True)
+        assert run.outcome is not None
+
+
+def test_okey_bots_show_the_indicator_twin() -> None:
+    state = state_of(explicit_options("B8a", {0: "B8b"}))
+    for bot in (RandomOkeyBot(), GreedyOkeyBot()):
+        assert choose(bot, state, 0) == SHOW
+
+
+def test_okey_bots_take_a_win() -> None:
+    state = state_of(explicit_options("K2a", {0: C1 + " B5a"}))
+    for bot in (RandomOkeyBot(), GreedyOkeyBot()):
+        assert choose(bot, state, 0) == DiscardWin(OKEY_TILE_IDS["B5a"])
+
+
+def test_okey_greedy_prefers_the_joker_discard() -> None:
+    # ind=K2: K3 is the okey; discarding it wins double, discarding B13 also wins (K3 = B13)
+    state = state_of(explicit_options("K2a", {0: C1 + " K3a"}))
+    wins = [a for a in state.legal_actions(0) if isinstance(a, DiscardWin)]
+    assert len(wins) > 1
+    assert choose(GreedyOkeyBot(), state, 0) == DiscardWin(OKEY_TILE_IDS["K3a"])
+
+
+def test_okey_bots_do_not_claim_false_wins_under_penalty() -> None:
+    state = state_of(explicit_options("K2a", {0: "K3a"}), false_claim="penalty(1)")
+    for bot in (RandomOkeyBot(), GreedyOkeyBot()):
+        action = choose(bot, state, 0)
+        assert isinstance(action, Discard)
+    greedy = choose(GreedyOkeyBot(), state, 0)
+    assert greedy != Discard(OKEY_TILE_IDS["K3a"]), "greedy keeps its real joker"
+
+
+def test_okey_greedy_takes_a_winning_discard() -> None:
+    winner = "R1a R2a R3a Y7a B7a K7a B10a B11a B12a Y4a Y5a Y6a Y7b R9a"
+    state = state_of(explicit_options("K2a", {0: "B13a", 1: winner}, dealer=3))
+    state.apply(0, Discard(OKEY_TILE_IDS["B13a"]))
+    assert choose(GreedyOkeyBot(), state, 1) == TAKE
+    other = state_of(explicit_options("K2a", {0: "K13b", 1: winner}, dealer=3))
+    other.apply(0, Discard(OKEY_TILE_IDS["K13b"]))
+    assert choose(GreedyOkeyBot(), other, 1) == DRAW
+
+
+def test_okey_greedy_beats_random() -> None:
+    game = find_game("okey")
+    wins = {"greedy": 0, "random": 0}
+    names = ["greedy", "random", "greedy", "random"]
+    for i in range(6):
+        order = names if i % 2 == 0 else names[1:] + names[:1]
+        bots = [make_bot("okey", n) for n in order]
+        run = play_match(game, bots, seed_from_text(f"duel {i}"))
+        assert run.outcome is not None
+        for seat in run.outcome.winners:
+            wins[order[seat]] += 1
+    assert wins["greedy"] > wins["random"], wins

@@ -155,6 +155,7 @@ class SichuanState:
         self.chosen_exchange: list[tuple[int, int, int] | None] = [None] * SEATS
         self.melds: list[list[Meld]] = [[] for _ in range(SEATS)]
         self.discards: list[list[int]] = [[] for _ in range(SEATS)]
+        self.discard_log: list[tuple[int, int, str | None]] = []
         self.active = [True] * SEATS
         self.winners: list[WinRecord] = []
         self.win_slot: list[int | None] = [None] * SEATS
@@ -496,6 +497,7 @@ class SichuanState:
     def _discard(self, seat: int, tile: int, events: list[Event]) -> None:
         self._give(seat, tile)
         self.discards[seat].append(tile)
+        self.discard_log.append((seat, tile, None))
         self.discards_made[seat] += 1
         self.after_kong = self.entered == "replacement"
         self.wall_was_empty = self.front >= self.back
@@ -578,6 +580,7 @@ class SichuanState:
         source = self.window_from
         kind = KIND_OF[tile]
         self.discards[source].pop()
+        self.discard_log[-1] = (source, tile, "kong" if letter == "K" else "pung")
         own = self._tiles_of_kind(seat, kind)[: 3 if letter == "K" else 2]
         for t in own:
             self._give(seat, t)
@@ -732,6 +735,7 @@ class SichuanState:
             records.append(WinRecord(s, tile, by, payer, score, list(self.hands[s])))
         if by == "discard":
             self.discards[payer].pop()
+            self.discard_log[-1] = (payer, tile, "win")
         self.win_slot[winners[0]] = tile
         self.window_tile = -1
         self._record_wins(records, payer, events)
@@ -891,6 +895,7 @@ class SichuanState:
             "chosen_miss",
             "chosen_exchange",
             "discards",
+            "discard_log",
             "active",
             "winners",
             "win_slot",

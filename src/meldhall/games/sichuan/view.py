@@ -19,7 +19,9 @@ Observation keys (JSON, tiles as tokens such as ``5p#2``, kinds as faces such as
 - ``tiles``: per seat, the number of concealed tiles.
 - ``missing``: per seat, the declared missing suit ``"m"``/``"p"``/``"s"`` once all four are
   revealed (None before); ``declared``: per seat, whether it has chosen.
-- ``discards``: per seat, its discard row in order (claimed tiles leave it).
+- ``discards``: per seat, its discard row in order (claimed tiles leave it);
+  ``discard_log``: every discard of the deal in order as ``[seat, tile, taken]``, ``taken``
+  None, ``"pung"``, ``"kong"`` or ``"win"``.
 - ``melds``: per seat, a list of ``{"type": "P"|"K"|"A"|"C", "kind", "tiles", "from"}``; a
   concealed kong of an active opponent shows ``"kind": None, "tiles": []`` (D26).
 - ``active``: per seat, not yet won; ``winners``: the wins in order, each with ``seat``,
@@ -136,6 +138,7 @@ def observation(state: SichuanState, viewer: int | None) -> dict[str, JSON]:
         "missing": [SUIT_LETTER[m] if m >= 0 else None for m in state.miss],
         "declared": [c >= 0 for c in state.chosen_miss],
         "discards": [[TOKEN[t] for t in row] for row in state.discards],
+        "discard_log": [[seat, TOKEN[t], taken] for seat, t, taken in state.discard_log],
         "melds": [
             [meld_json(m, revealed or not state.active[s] or s == viewer) for m in state.melds[s]]
             for s in range(SEATS)
@@ -211,6 +214,7 @@ def snapshot(state: SichuanState) -> JSON:
         "hands": [sorted(h) for h in state.hands],
         "melds": [[[m.letter, m.kind, list(m.tiles), m.source] for m in ms] for ms in state.melds],
         "discards": [list(d) for d in state.discards],
+        "discard_log": [list(e) for e in state.discard_log],
         "miss": list(state.miss),
         "chosen_miss": list(state.chosen_miss),
         "chosen_exchange": [None if c is None else list(c) for c in state.chosen_exchange],

@@ -181,6 +181,7 @@ def test_okey_elimination_last_player_standing_wins() -> None:
     outcome = state.outcome()
     assert outcome is not None and outcome.winners == frozenset({0})
     assert outcome.termination == "last_player" and outcome.ranks == (1, 2, 2, 2)
+    state.check_invariants()
 
 
 # ---------------------------------------------------------------- observations (5.1)
@@ -287,6 +288,18 @@ def test_okey_end_of_hand_reveals_the_winner_only() -> None:
 
 
 # ---------------------------------------------------------------- random play, replay
+
+
+def test_okey_whole_matches_end_under_every_option_set() -> None:
+    from meldhall.bots.base import make_bot
+    from meldhall.simulate import play_match
+
+    for i, raw in enumerate(OPTION_SETS):
+        options = GAME.options({"start_points": 4, **raw})
+        bots = [make_bot("okey", "greedy") for _ in range(options.players)]
+        run = play_match(GAME, bots, seed_from_text(f"options {i}"), options, check=True)
+        assert run.outcome is not None, raw
+        assert run.outcome.winners, raw
 
 
 OPTION_SETS = [

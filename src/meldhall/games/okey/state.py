@@ -4,6 +4,20 @@ score sheet, and the next hand dealt until the match ends.
 Every hand ``k`` is dealt from ``derive(seed, "hand", k)`` (streams ``shuffle`` and ``dice``;
 the first dealer from its stream ``dealer``). ``apply`` validates an action completely before
 changing anything, so a rejected action leaves the state exactly as it was.
+
+Events (``Event.kind``; public data, and private data for ``Event.seat``):
+
+- ``hand_start``: hand, dealer, first_player, indicator, okey, dice, wall_count,
+  tile_counts; then one ``deal`` per seat (private: its ``hand``). The first hand's events
+  are ``start_events()``; later hands are dealt inside the ``apply`` that ends a hand.
+- ``draw`` (private: ``tile``; public: wall_count), ``take_discard`` (tile, from),
+  ``discard`` (tile), ``show_indicator`` (tile, deltas, scores), ``false_claim`` (tile,
+  deltas, scores; option ``false_claim = penalty(n)``).
+- ``hand_over``: hand, result ("win" or "no_score"), winner, final_discard, hands (the
+  winner's 14 tiles, None for the others), form, jokers, joker_discard, full_run, points,
+  indicator, settlement (lines: seat, delta, reason "show" / "false_claim" / "win"),
+  deltas (of the win), scores, eliminated.
+- ``match_over``: the outcome (scores, ranks, winners, termination).
 """
 
 from __future__ import annotations
@@ -89,6 +103,8 @@ class OkeyState:
         self.turn = 0
         self.phase = AWAIT_DISCARD
         self.moved: list[bool] = []
+        self.in_hand: list[bool] = []
+        """Seats dealt into the current hand (``active`` may drop seats when it ends)."""
         self.shown_by: int | None = None
         self.dry_takes = 0
         self.must_win = False
@@ -169,6 +185,7 @@ class OkeyState:
         self.rules = HandRules(
             okey=okey, wrap=o.wrap_runs == "okey", max_run=o.max_run, seven_pairs=o.seven_pairs
         )
+        self.in_hand = list(self.active)
         self.turn = first
         self.phase = AWAIT_DISCARD
         self.moved = [False] * self.n
@@ -528,6 +545,7 @@ class OkeyState:
             "active": list(self.active),
             "out_after": list(self.out_after),
             "moved": list(self.moved),
+            "in_hand": list(self.in_hand),
             "shown_by": self.shown_by,
             "dry_takes": self.dry_takes,
             "must_win": self.must_win,
@@ -548,7 +566,7 @@ class OkeyState:
         over = self.outcome_value is not None
         for s in range(self.n):
             size = len(self.hands[s])
-            want = 0 if not self.active[s] else 14
+            want = 14 if self.in_hand[s] else 0
             if not over and s == self.turn and self.phase == AWAIT_DISCARD:
                 want = 15
             if size != want:
@@ -560,7 +578,7 @@ class OkeyState:
             totals[s] += d
         if totals != self.scores:
             raise EngineBug(f"okey: scores {self.scores} disagree with the score lines {totals}")
-        if over != (self.phase == MATCH_OVER) or not self.active[self.turn]:
+        if over != (self.phase == MATCH_OVER) or not self.in_hand[self.turn]:
             raise EngineBug(f"okey: phase {self.phase} or turn {self.turn} inconsistent")
         if self.must_win and self.phase != AWAIT_DISCARD:
             raise EngineBug("okey: must_win outside the discard phase")
@@ -579,6 +597,7 @@ class OkeyState:
         other.set_aside = list(self.set_aside)
         other.centre = list(self.centre)
         other.moved = list(self.moved)
+        other.in_hand = list(self.in_hand)
         other.dice = None if self.dice is None else list(self.dice)
         other._start_events = list(self._start_events)
         return other

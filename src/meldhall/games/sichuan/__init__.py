@@ -4,7 +4,8 @@ exhausted, and the exhaustion settlement.
 
 Modules: ``hand`` (win check and waits on count arrays), ``shanten``, ``fan`` (the fan
 table), ``settlement`` (payments), ``options``, ``actions``, ``state`` (the match),
-``view`` (observation keys are documented there), ``deal`` (explicit walls for tests),
+``reasons`` (rejection codes), ``view`` (observation keys are documented there), ``deal``
+(explicit walls for tests),
 ``vectors``.
 
 >>> from meldhall.core.rng import seed_from_text

@@ -29,7 +29,6 @@ from meldhall.games.sichuan.actions import (
     WIN,
     AddedKong,
     ConcealedKong,
-    Declare,
     Discard,
     Exchange,
     Kong,
@@ -42,6 +41,7 @@ from meldhall.games.sichuan.fan import Meld as FanMeld
 from meldhall.games.sichuan.fan import WinScore, ready_value, score_win
 from meldhall.games.sichuan.hand import SHIFT, is_win_keys
 from meldhall.games.sichuan.options import SichuanOptions
+from meldhall.games.sichuan.reasons import rejection
 from meldhall.games.sichuan.settlement import (
     POT,
     SeatAtEnd,
@@ -324,7 +324,7 @@ class SichuanState:
                 break
         else:
             if action not in legal:
-                raise IllegalAction(*self._reason(seat, action))
+                raise IllegalAction(*rejection(self, seat, action))
         events: list[Event] = []
         phase = self.phase
         if phase == "claim" or phase == "rob":
@@ -345,61 +345,6 @@ class SichuanState:
             self._exchange(seat, action, events)
         self._legal = {}
         return tuple(events)
-
-    def _reason(self, seat: int, action: Any) -> tuple[str, str]:
-        """Return the reason code and message for an action that is not legal now."""
-        who = f"seat {seat}"
-        phase = self.phase
-        if not isinstance(
-            action, (Declare, Exchange, Discard, ConcealedKong, AddedKong, Win, Pung, Kong, Pass)
-        ):
-            return "WRONG_PHASE", f"{who}: {action!r} is not a sichuan action"
-        if phase in ("claim", "rob"):
-            if not isinstance(action, (Win, Pung, Kong, Pass)):
-                return "WRONG_PHASE", f"{who} answers the {phase} window: win, pung, kong or pass"
-            if phase == "rob" and isinstance(action, (Pung, Kong)):
-                return "WRONG_PHASE", f"{who}: only a win may be declared on an added kong"
-            return self._claim_reason(seat, action)
-        if phase == "declare":
-            return "WRONG_PHASE", f"{who} must declare a missing suit first, not {action}"
-        if phase == "exchange":
-            if isinstance(action, Exchange):
-                return "BAD_EXCHANGE", f"{who}: {action} is not three of its tiles of one suit"
-            return "WRONG_PHASE", f"{who} must pass three tiles first, not {action}"
-        if isinstance(action, (Declare, Exchange, Pung, Kong, Pass)):
-            return "WRONG_PHASE", f"{who} is on turn: {action} is not a turn action"
-        if isinstance(action, Discard):
-            if action.tile not in self.hands[seat]:
-                return "NOT_IN_HAND", f"{who} does not hold {TOKEN[action.tile]}"
-            return "MUST_DISCARD_MISSING_SUIT", f"{who} must discard a missing-suit tile first"
-        if isinstance(action, Win):
-            if self.entered == "pung":
-                return "WIN_AFTER_PUNG", f"{who} claimed a pung and must discard"
-            if self.miss_held[seat]:
-                return "HOLDS_MISSING_SUIT", f"{who} cannot win holding the missing suit"
-            return "NOT_A_WIN", f"{who}: the hand is not complete"
-        if self.entered == "pung" and not self.opts.kong_after_pung:
-            return "KONG_AFTER_PUNG", f"{who} claimed a pung and must discard before any kong"
-        if self.wall_count < 1:
-            return "NO_REPLACEMENT", f"{who}: a kong needs a tile in the wall"
-        if self.miss_held[seat] and self.opts.missing_suit_strictness == "strict":
-            return "HOLDS_MISSING_SUIT", f"{who} cannot kong holding the missing suit"
-        return "NOT_A_KONG", f"{who} cannot make {action}"
-
-    def _claim_reason(self, seat: int, action: Any) -> tuple[str, str]:
-        who = f"seat {seat}"
-        tile = TOKEN[self.window_tile]
-        if self.miss_held[seat] and (
-            isinstance(action, Win) or self.opts.missing_suit_strictness == "strict"
-        ):
-            return "HOLDS_MISSING_SUIT", f"{who} holds the missing suit: no {action}"
-        if isinstance(action, Win):
-            if self.lock[seat]:
-                return "PASSED_WIN_LOCK", f"{who} passed a win and may not win on a discard yet"
-            return "NOT_A_WIN", f"{who}: {tile} does not complete the hand"
-        if isinstance(action, Kong) and self.wall_count < 1:
-            return "NO_REPLACEMENT", f"{who}: a kong needs a tile in the wall"
-        return "CANNOT_CLAIM", f"{who} cannot {action} {tile}"
 
     # ------------------------------------------------------------------ exchange, dingque
 

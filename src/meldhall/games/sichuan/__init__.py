@@ -5,8 +5,7 @@ exhausted, and the exhaustion settlement.
 Modules: ``hand`` (win check and waits on count arrays), ``shanten``, ``fan`` (the fan
 table), ``settlement`` (payments), ``options``, ``actions``, ``state`` (the match),
 ``reasons`` (rejection codes), ``view`` (observation keys are documented there), ``deal``
-(explicit walls for tests),
-``vectors``.
+(explicit walls for tests), ``vectors``.
 
 >>> from meldhall.core.rng import seed_from_text
 >>> state = GAME.new_state(GAME.options({"dealer": "seat0"}), 4, seed_from_text("demo"))

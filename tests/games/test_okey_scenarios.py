@@ -158,6 +158,19 @@ def test_okey_C19_empty_wall_take_is_allowed_only_to_win() -> None:
     events = state.apply(1, DiscardWin(tid("R9a")))
     over = next(e for e in events if e.kind == "hand_over")
     assert over.public["winner"] == 1 and over.public["deltas"] == [-2, 0, -2, -2]
+    assert state.must_win is False
+    state.check_invariants()
+
+
+def test_okey_C19_a_forced_take_that_wins_may_end_the_match() -> None:
+    winner = "R1a R2a R3a Y7a B7a K7a B10a B11a B12a Y4a Y5a Y6a Y7b R9a"
+    raw = explicit_options("K2a", {0: "B13a", 1: winner}, wall="", dealer=3)
+    state = state_of({**raw, "start_points": 2})
+    state.apply(0, Discard(tid("B13a")))
+    state.apply(1, TAKE)
+    state.apply(1, DiscardWin(tid("R9a")))
+    assert state.outcome() is not None
+    state.check_invariants()
 
 
 def test_okey_C19_wall_end_continue_allows_one_extra_circuit() -> None:

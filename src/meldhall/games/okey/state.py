@@ -484,6 +484,7 @@ class OkeyState:
         self, result: dict[str, JSON], deltas: list[int], full_run_winner: int | None
     ) -> list[Event]:
         self._add_scores(deltas, "win")
+        self.must_win = False
         eliminated: list[int] = []
         if self.options.elimination:
             for s in range(self.n):

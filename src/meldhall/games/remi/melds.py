@@ -375,21 +375,28 @@ def _emit_run(
     reading: Reading,
     out: list[Candidate],
 ) -> None:
-    if not gaps and all(len(have[r]) == 1 for r in ranks):
+    """Add every way to lay the run window ``ranks``: each gap a joker, each other place a
+    natural of that rank (either copy) or, while jokers are left, a joker; one natural at
+    least."""
+    if not gaps and len(jokers) == 0 and all(len(have[r]) == 1 for r in ranks):
         cards = tuple(have[r][0] for r in ranks)
         out.append(Candidate(cards, reading, (), _mask(cards)))
         return
-    suit = reading.suit
-    declare = tuple(face_name(r, suit) for r in ranks if not have[r])
-    choices = [have[r] for r in ranks if have[r]]
-    for naturals in product(*choices):
-        for used in permutations(jokers, gaps):
-            built: list[int] = []
-            nat = iter(naturals)
-            jok = iter(used)
-            for r in ranks:
-                built.append(next(nat) if have[r] else next(jok))
-            out.append(Candidate(tuple(built), reading, declare, _mask(built)))
+    present = [i for i, r in enumerate(ranks) if have[r]]
+    spare = min(len(jokers) - gaps, len(present) - 1)
+    for extra in range(spare + 1):
+        for swapped in combinations(present, extra):
+            wild = {i for i, r in enumerate(ranks) if not have[r]}.union(swapped)
+            declare = tuple(face_name(r, reading.suit) for i, r in enumerate(ranks) if i in wild)
+            choices = [have[r] for i, r in enumerate(ranks) if i not in wild]
+            for naturals in product(*choices):
+                for used in permutations(jokers, len(wild)):
+                    built: list[int] = []
+                    nat = iter(naturals)
+                    jok = iter(used)
+                    for i in range(len(ranks)):
+                        built.append(next(jok) if i in wild else next(nat))
+                    out.append(Candidate(tuple(built), reading, declare, _mask(built)))
 
 
 def parse_meld_text(text: str, jokers: int = 2) -> tuple[list[int], list[str | None]]:

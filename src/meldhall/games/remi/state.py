@@ -281,16 +281,30 @@ class RemiState:
         return out
 
     def _play_actions(self) -> list[RemiAction]:
-        seat = self.current
-        hand = self.hands[seat]
         if self._table is None:
             self._table = index_table(self.melds, self.runs)
-        moves = placing_moves(hand, self.melds, self.opened[seat], self.moves, self._table)
-        if self.options.released_joker_must_be_used:
-            moves = [m for m in moves if not isinstance(m, Exchange) or self._joker_usable(m)]
+        moves = self._placing(self.hands[self.current], self.melds, self._table)
         if self.pending >= 0:
             return [m for m in moves if places_card(m, self.pending)]
         moves.extend([DISCARDS[c] for c in sorted(self._discardable())])
+        return moves
+
+    def _placing(
+        self,
+        hand: Sequence[int],
+        melds: Sequence[TableMeld],
+        table: TableIndex | None = None,
+        check_jokers: bool = True,
+    ) -> list[RemiAction]:
+        """Return the placing moves of the player to act with ``hand`` on ``melds``; with
+        ``released_joker_must_be_used``, only exchanges whose joker can then be placed."""
+        moves = placing_moves(hand, melds, self.opened[self.current], self.moves, table)
+        if self.options.released_joker_must_be_used and check_jokers:
+            moves = [
+                m
+                for m in moves
+                if not isinstance(m, Exchange) or self._joker_usable(m, hand, melds)
+            ]
         return moves
 
     def _discardable(self) -> list[int]:
@@ -306,15 +320,19 @@ class RemiState:
 
     def _usable(self, card: int, hand: Sequence[int], melds: Sequence[TableMeld]) -> bool:
         """Return True when some placing move of ``hand`` on ``melds`` places ``card``."""
-        moves = placing_moves(hand, melds, self.opened[self.current], self.moves)
-        return any(places_card(m, card) for m in moves)
+        return any(places_card(m, card) for m in self._placing(hand, melds))
 
-    def _joker_usable(self, action: Exchange) -> bool:
-        melds = list(self.melds)
-        melds[action.meld] = melds[action.meld].copy()
-        melds[action.meld].exchange(action.give, action.take)
-        hand = [c for c in self.hands[self.current] if c not in action.give] + [action.take]
-        return self._usable(action.take, hand, melds)
+    def _joker_usable(
+        self, action: Exchange, hand: Sequence[int], melds: Sequence[TableMeld]
+    ) -> bool:
+        """Return True when, after the exchange, some placing move places the freed joker (a
+        joker is never given in an exchange, so exchanges need no look further)."""
+        after = list(melds)
+        after[action.meld] = after[action.meld].copy()
+        after[action.meld].exchange(action.give, action.take)
+        rest = [c for c in hand if c not in action.give] + [action.take]
+        moves = self._placing(rest, after, check_jokers=False)
+        return any(places_card(m, action.take) for m in moves)
 
     # ------------------------------------------------------------------ apply
 
@@ -453,7 +471,9 @@ class RemiState:
         )
         if error is not None:
             raise self._fail(error, seat, action, "the exchange does not fit this meld")
-        if self.options.released_joker_must_be_used and not self._joker_usable(action):
+        if self.options.released_joker_must_be_used and not self._joker_usable(
+            action, self.hands[seat], self.melds
+        ):
             raise self._fail("JOKER_UNUSABLE", seat, action, "the freed joker would fit nowhere")
         meld.exchange(action.give, action.take)
         self._table = self._table_view = None

@@ -224,7 +224,7 @@ class GreedyBot:
                 ((view.danger(kind, obs), sh, kind) for sh, kind, _ in scored if sh <= best + 1),
             )
             return discards[pick[2]]
-        options = []
+        options: list[tuple[int, float, int]] = []
         for sh, kind, _ in scored:
             if sh != best:
                 continue

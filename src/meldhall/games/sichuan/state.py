@@ -11,7 +11,9 @@ from __future__ import annotations
 
 import copy
 import random
+from bisect import insort
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
 from meldhall.core.engine import JSON, Event, Outcome, ranks_by
@@ -60,6 +62,12 @@ _SEAT_SETS: tuple[frozenset[int], ...] = tuple(
 """The frozenset of seats of every 4-bit mask (to_act without building sets)."""
 
 _ANSWER_OF: dict[type, str] = {Win: "win", Pung: "pung", Kong: "kong", Pass: "pass"}
+
+_ANSWERED: tuple[dict[str, Event], ...] = tuple(
+    {a: Event("answered", {"seat": seat}, seat, {"answer": a}) for a in _ANSWER_OF.values()}
+    for seat in range(SEATS)
+)
+"""The event of every seat's answer (immutable, so made once)."""
 
 _CLAIM_LEGAL: tuple[tuple[SichuanAction, ...], ...] = tuple(
     (
@@ -142,6 +150,8 @@ class SichuanState:
                 self.hands[seat].extend(self.wall[pos : pos + size])
                 pos += size
         self.hands[dealer].append(self.wall[pos])
+        for hand in self.hands:
+            hand.sort()
         self.drawn = self.wall[pos]
         self.front = pos + 1
         self.back = TILE_COUNT
@@ -181,6 +191,7 @@ class SichuanState:
         self.answers: dict[int, str] = {}
         self.offers: dict[int, int] = {}
         self.waiting = 0
+        self.claimed = False
         self.phase = "exchange" if self.opts.exchange_three else "declare"
         self._to_act = frozenset(range(SEATS))
         self._legal: dict[int, tuple[SichuanAction, ...]] = {}
@@ -189,7 +200,7 @@ class SichuanState:
                 "deal",
                 {"hand_number": self.deal_no + 1, "dealer": dealer, "wall": self.wall_count},
                 seat,
-                {"hand": [TOKEN[t] for t in sorted(self.hands[seat])]},
+                {"hand": [TOKEN[t] for t in self.hands[seat]]},
             )
             for seat in range(SEATS)
         ]
@@ -216,7 +227,7 @@ class SichuanState:
 
     def _take(self, seat: int, tile: int) -> None:
         kind = KIND_OF[tile]
-        self.hands[seat].append(tile)
+        insort(self.hands[seat], tile)
         self.counts[seat][kind] += 1
         self.keys[seat][kind // 9] += SHIFT[kind]
         if kind // 9 == self.miss[seat]:
@@ -231,7 +242,7 @@ class SichuanState:
             self.miss_held[seat] -= 1
 
     def _tiles_of_kind(self, seat: int, kind: int) -> list[int]:
-        return sorted(t for t in self.hands[seat] if KIND_OF[t] == kind)
+        return [t for t in self.hands[seat] if KIND_OF[t] == kind]
 
     # ------------------------------------------------------------------ protocol
 
@@ -291,18 +302,18 @@ class SichuanState:
             concealed, added = self._kong_kinds(seat)
             out += [CONCEALED_KONGS[k] for k in concealed]
             out += [ADDED_KONGS[k] for k in added]
-        hand = sorted(self.hands[seat])
+        hand = self.hands[seat]
         if self.miss_held[seat]:
             miss = self.miss[seat]
             out += [DISCARDS[t] for t in hand if SUIT_OF[t] == miss]
+        elif out:
+            out += map(DISCARDS.__getitem__, hand)
         else:
-            out += [DISCARDS[t] for t in hand]
+            return tuple(map(DISCARDS.__getitem__, hand))
         return tuple(out)
 
     def _exchange_legal(self, seat: int) -> tuple[SichuanAction, ...]:
-        from itertools import combinations
-
-        hand = sorted(self.hands[seat])
+        hand = self.hands[seat]
         out: list[SichuanAction] = []
         for suit in range(3):
             tiles = [t for t in hand if SUIT_OF[t] == suit]
@@ -458,6 +469,7 @@ class SichuanState:
         self.responders = responders
         self.offers = {s: self.offer_mask(s) for s in responders}
         self.answers = {}
+        self.claimed = False
         self.waiting = sum(1 << s for s in responders)
         self._to_act = _SEAT_SETS[self.waiting]
 
@@ -491,12 +503,21 @@ class SichuanState:
     def _answer(self, seat: int, action: Any, events: list[Event]) -> None:
         answer = _ANSWER_OF[type(action)]
         self.answers[seat] = answer
+        if answer != "pass":
+            self.claimed = True
         if answer != "win" and self.opts.passed_win_lock and self.offers[seat] & OFFER_WIN:
             self.lock[seat] = True
-        events.append(Event("answered", {"seat": seat}, seat, {"answer": answer}))
-        self.waiting &= ~(1 << seat)
-        self._to_act = _SEAT_SETS[self.waiting]
-        if self.waiting:
+        events.append(_ANSWERED[seat][answer])
+        waiting = self.waiting & ~(1 << seat)
+        self.waiting = waiting
+        self._to_act = _SEAT_SETS[waiting]
+        if waiting:
+            return
+        if not self.claimed:
+            if self.phase == "rob":
+                self._complete_added_kong(events)
+            else:
+                self._draw(self._next_active(self.window_from), events)
             return
         winners = [s for s in self.responders if self.answers[s] == "win"]
         if winners and not self.opts.multiple_winners:

@@ -265,6 +265,8 @@ def check_invariants(state: SichuanState) -> None:
     if sorted(places) != list(range(TILE_COUNT)):
         raise EngineBug(f"tiles are not each in exactly one place ({len(places)} placed)")
     for s in range(SEATS):
+        if state.hands[s] != sorted(state.hands[s]):
+            raise EngineBug(f"seat {s}: concealed tiles are not kept in id order")
         counts = [0] * 27
         for t in state.hands[s]:
             counts[KIND_OF[t]] += 1
@@ -332,7 +334,7 @@ def shuffled_hidden(state: SichuanState, viewer: int | None, rng: random.Random)
                 pos += 1
         if state.turn == s and state.drawn in old:
             other.drawn = new[old.index(state.drawn)]
-        other.hands[s] = new
+        other.hands[s] = sorted(new)
         other._recount(s)
         miss = other.miss[s]
         other.miss_held[s] = sum(other.counts[s][9 * miss : 9 * miss + 9]) if miss >= 0 else 0

@@ -16,6 +16,7 @@ import pytest
 from meldhall.core.engine import Event
 from meldhall.core.errors import IllegalAction
 from meldhall.games.remi import GAME
+from meldhall.games.remi.position import build_position
 from meldhall.games.remi.state import RemiState
 
 SEED = b"remi-test"
@@ -85,9 +86,9 @@ def deal(hands: Sequence[str], upcard: str = "AD", stock: str = "", **options: A
 
 
 def position(**kwargs: Any) -> RemiState:
-    """Return ``RemiState.from_position`` with default options (``options`` to change them)."""
+    """Return ``build_position`` with default options (``options`` to change them)."""
     options = GAME.options(kwargs.pop("options", None))
-    return RemiState.from_position(options, SEED, **kwargs)
+    return build_position(options, SEED, **kwargs)
 
 
 def play(state: RemiState, seat: int, *texts: str) -> list[Event]:

@@ -3,7 +3,9 @@
 ``GAME`` is the engine entry point. Modules: ``cards`` (ids, tokens, values), ``options``,
 ``melds`` (validation, readings, every meld of a hand), ``table`` (lay-offs and joker exchanges
 on a table meld), ``moves`` (placing moves of a hand), ``actions``, ``state`` (the match),
-``scoring``, ``best`` (the most a hand can lay down) and ``vectors``.
+``views`` (observation, snapshot, invariants), ``scoring``, ``best`` (the most a hand can lay
+down, through the solver), ``hints`` (quick judgements for bots), ``position`` (hands in
+progress for tests and puzzles) and ``vectors``.
 
 Observation keys (``state.observation(viewer)``; ``viewer`` None is a spectator):
 

@@ -19,7 +19,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from meldhall.core.engine import Event, Outcome, ranks_by
-from meldhall.core.errors import EngineBug, IllegalAction, OptionsError, ParseError
+from meldhall.core.errors import EngineBug, IllegalAction, OptionsError
 from meldhall.core.options import options_to_json
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.remi.actions import (
@@ -41,16 +41,12 @@ from meldhall.games.remi.melds import (
     Reading,
     RunRules,
     read_meld,
-    run_start,
-    set_rank,
 )
 from meldhall.games.remi.moves import MoveRules, TableIndex, index_table, places_card, placing_moves
 from meldhall.games.remi.options import RemiOptions
 from meldhall.games.remi.scoring import HandResult, match_end, settle
 from meldhall.games.remi.table import TableMeld
-
-DRAW, PLAY, OVER = 0, 1, 2
-PHASES = ("draw", "play", "over")
+from meldhall.games.remi.views import DRAW, OVER, PLAY, check_state, observe, snapshot_of
 
 
 def _tokens(cards: Sequence[int]) -> list[str]:
@@ -88,8 +84,8 @@ class RemiState:
         self._legal: tuple[RemiAction, ...] | None = None
         self._table: TableIndex | None = None
         self._table_view: list[dict[str, Any]] | None = None
-        self._options_view = options_to_json(options)
-        del self._options_view["deck"]
+        self.options_view = options_to_json(options)
+        del self.options_view["deck"]
         self.hands: list[list[int]] = []
         self.known: list[set[int]] = []
         self.stock: list[int] = []
@@ -104,77 +100,6 @@ class RemiState:
         self.kalooki_ok = True
         self.rebuilds = 0
         self._deal()
-
-    @classmethod
-    def from_position(
-        cls,
-        options: RemiOptions,
-        seed: bytes,
-        *,
-        hands: Sequence[str],
-        discard: str,
-        stock: str = "",
-        melds: Sequence[tuple[str, int]] = (),
-        opened: Sequence[bool] = (),
-        current: int = 0,
-        phase: str = "draw",
-        rest: int | None = None,
-        totals: Sequence[int] = (),
-        dealer: int | None = None,
-    ) -> RemiState:
-        """Return a hand in progress (tests and puzzles): ``hands`` per seat, the ``discard``
-        pile (bottom first), the ``stock`` (top first), ``melds`` on the table as
-        ``(cards, owner)`` (jokers may be declared: ``5H JK=6H 7H``), who has ``opened`` (by
-        default the owners of melds), and
-        ``current`` about to draw (``phase`` "draw") or having drawn ("play"), the match
-        ``totals`` so far (one earlier hand) and the ``dealer``. Cards named nowhere go to the
-        hand of seat ``rest``, or to the bottom of the stock when None.
-        Raises ``OptionsError`` for a position that breaks the rules of the state."""
-        state = cls(options, len(hands), seed)
-        groups = [*hands, discard, stock, *(text for text, _ in melds)]
-        split = [[w.partition("=")[0] for w in text.split()] for text in groups]
-        try:
-            ids = parse_card_list([w for words in split for w in words], options.jokers)
-        except ParseError as exc:
-            raise OptionsError(f"position: {exc}") from exc
-        parts: list[list[int]] = []
-        for words in split:
-            parts.append(ids[: len(words)])
-            ids = ids[len(words) :]
-        n = len(hands)
-        state.hands = parts[:n]
-        state.discard = parts[n]
-        state.stock = parts[n + 1][::-1]
-        state.melds = []
-        for (text, owner), cards in zip(melds, parts[n + 2 :], strict=True):
-            declare = [w.partition("=")[2] or None for w in text.split() if w.startswith("JK")]
-            reading = read_meld(cards, declare, state.runs)
-            if isinstance(reading, str):
-                raise OptionsError(f"position: [{text}] is not a meld ({reading})")
-            state.melds.append(TableMeld(reading.kind, cards, reading, owner, 0))
-        used = {c for part in parts for c in part}
-        others = [c for c in range(options.total_cards) if c not in used]
-        if rest is None:
-            state.stock[:0] = others[::-1]
-        else:
-            state.hands[rest] += others
-        owners = {owner for _, owner in melds}
-        state.opened = list(opened) if opened else [s in owners for s in range(state.n)]
-        if totals:
-            state.totals = list(totals)
-            state.history = [list(totals)]
-        if dealer is not None:
-            state.dealer = dealer
-        state.known = [set() for _ in range(state.n)]
-        state._table = state._table_view = None
-        state._start_turn(current)
-        state.turn = 1
-        state.phase = PHASES.index(phase)
-        try:
-            state.check_invariants()
-        except EngineBug as exc:
-            raise OptionsError(f"position: {exc}") from exc
-        return state
 
     # ------------------------------------------------------------------ protocol basics
 
@@ -228,12 +153,12 @@ class RemiState:
         self.stock = deck[pos + 1 :][::-1]
         self.known = [set() for _ in range(self.n)]
         self.melds = []
-        self._table = self._table_view = None
+        self.table_changed()
         self.opened = [False] * self.n
         self.first = first
         self.turn = 0
         self.rebuilds = 0
-        self._start_turn(first)
+        self.start_turn(first)
         events = [
             Event(
                 "deal",
@@ -251,7 +176,8 @@ class RemiState:
         ]
         return events
 
-    def _start_turn(self, seat: int) -> None:
+    def start_turn(self, seat: int) -> None:
+        """Begin ``seat``'s turn: it is to draw; nothing taken or owed yet."""
         self.current = seat
         self.phase = DRAW
         self.turn += 1
@@ -431,7 +357,7 @@ class RemiState:
             self.melds.append(meld)
             laid.append(meld.to_json(len(self.melds) - 1, self.runs))
         self._take_from_hand(seat, cards)
-        self._table = self._table_view = None
+        self.table_changed()
         if is_open:
             self.opened[seat] = True
             return [Event("open", {"seat": seat, "melds": laid, "value": value})]
@@ -453,7 +379,7 @@ class RemiState:
         if error is not None:
             raise self._fail(error, seat, action, f"{card_token(action.card)} does not fit")
         meld.lay_off(action.card, action.end, self.runs)
-        self._table = self._table_view = None
+        self.table_changed()
         if meld.turn != self.turn:
             self.kalooki_ok = False
         self._take_from_hand(seat, [action.card])
@@ -476,7 +402,7 @@ class RemiState:
         ):
             raise self._fail("JOKER_UNUSABLE", seat, action, "the freed joker would fit nowhere")
         meld.exchange(action.give, action.take)
-        self._table = self._table_view = None
+        self.table_changed()
         self._take_from_hand(seat, action.give)
         self.hands[seat].append(action.take)
         self.known[seat].add(action.take)
@@ -518,7 +444,7 @@ class RemiState:
     # ------------------------------------------------------------------ stock and hand end
 
     def _enter_draw(self, seat: int) -> list[Event]:
-        self._start_turn(seat)
+        self.start_turn(seat)
         if self._stuck():
             return self._end_hand(None, False)
         if self.stock:
@@ -588,114 +514,30 @@ class RemiState:
 
     # ------------------------------------------------------------------ views
 
+    def table_changed(self) -> None:
+        """Forget what was derived from the table (its index and its public view)."""
+        self._table = self._table_view = None
+
+    def table_json(self) -> list[dict[str, Any]]:
+        """Return the public view of every meld on the table (kept until the table changes;
+        callers must not modify it)."""
+        if self._table_view is None:
+            self._table_view = [m.to_json(i, self.runs) for i, m in enumerate(self.melds)]
+        return self._table_view
+
     def observation(self, viewer: int | None) -> dict[str, Any]:
         """Return what ``viewer`` may know now (None: a spectator); keys in the package
         docstring."""
-        if self._table_view is None:
-            self._table_view = [m.to_json(i, self.runs) for i, m in enumerate(self.melds)]
-        return {
-            "game": "remi",
-            "seat": viewer,
-            "phase": PHASES[self.phase],
-            "to_act": sorted(self.to_act()),
-            "current": self.current,
-            "hand": None if viewer is None else _tokens(sorted(self.hands[viewer])),
-            "hand_counts": [len(h) for h in self.hands],
-            "known": [_tokens(sorted(k)) for k in self.known],
-            "stock": len(self.stock),
-            "discard": _tokens(self.discard),
-            "discard_top": card_token(self.discard[-1]) if self.discard else None,
-            "melds": self._table_view,
-            "opened": list(self.opened),
-            "active": list(self.active),
-            "totals": list(self.totals),
-            "hand_number": self.hand_no,
-            "dealer": self.dealer,
-            "first_player": self.first,
-            "turn": self.turn,
-            "taken": card_token(self.taken) if self.taken >= 0 else None,
-            "must_use": card_token(self.pending) if self.pending >= 0 else None,
-            "stock_rebuilds": self.rebuilds,
-            "last_result": self.last_result,
-            "over": self.phase == OVER,
-            "outcome": self._outcome.to_json() if self._outcome else None,
-            "options": self._options_view,
-        }
+        return observe(self, viewer)
 
     def snapshot(self) -> dict[str, Any]:
         """Return the whole state, hidden cards included, in canonical JSON form."""
-        return {
-            "hand_number": self.hand_no,
-            "dealer": self.dealer,
-            "first": self.first,
-            "phase": PHASES[self.phase],
-            "current": self.current,
-            "turn": self.turn,
-            "hands": [_tokens(h) for h in self.hands],
-            "known": [_tokens(sorted(k)) for k in self.known],
-            "stock": _tokens(self.stock),
-            "discard": _tokens(self.discard),
-            "melds": [m.to_json(i, self.runs) for i, m in enumerate(self.melds)],
-            "opened": list(self.opened),
-            "active": list(self.active),
-            "totals": list(self.totals),
-            "history": [list(h) for h in self.history],
-            "taken": self.taken,
-            "pending": self.pending,
-            "open_at_start": self.open_at_start,
-            "kalooki_ok": self.kalooki_ok,
-            "rebuilds": self.rebuilds,
-            "last_result": self.last_result,
-            "outcome": self._outcome.to_json() if self._outcome else None,
-        }
+        return snapshot_of(self)
 
     def check_invariants(self) -> None:
         """Raise ``EngineBug`` when a card is not in exactly one place, a meld on the table is
         not valid as recorded, or counts and totals disagree."""
-        everything = [*self.stock, *self.discard]
-        for hand in self.hands:
-            everything += hand
-        for meld in self.melds:
-            everything += meld.cards
-        total = self.options.total_cards
-        if len(everything) != total or len(set(everything)) != total or max(everything) >= total:
-            seen = [0] * (max(total, *everything) + 1)
-            for c in everything:
-                seen[c] += 1
-            bad = [card_token(c) for c, k in enumerate(seen) if k != (c < total)]
-            raise EngineBug(f"remi: cards not in exactly one place: {bad}")
-        for index, meld in enumerate(self.melds):
-            self._check_meld(index, meld)
-        for s in range(self.n):
-            if not self.active[s] and self.hands[s] and self.phase != OVER:
-                raise EngineBug(f"remi: eliminated seat {s} holds cards")
-            if not self.known[s] <= set(self.hands[s]):
-                raise EngineBug(f"remi: known cards of seat {s} are not in its hand")
-        sums = [sum(column) for column in zip(*self.history, strict=True)] or [0] * self.n
-        if sums != self.totals:
-            raise EngineBug(f"remi: totals {self.totals} differ from the hands' sum {sums}")
-        if self.phase == OVER:
-            return
-        if not self.active[self.current]:
-            raise EngineBug("remi: the player to act is out of the match")
-        if self.phase == DRAW and not (self.stock and self.discard):
-            raise EngineBug("remi: a player must draw with an empty stock or discard pile")
-        if any(self.active[s] and not self.hands[s] for s in range(self.n)):
-            raise EngineBug("remi: an active player has no cards during a hand")
-        hand = self.hands[self.current]
-        if (self.taken >= 0 and self.taken not in hand and self.pending == self.taken) or (
-            self.pending >= 0 and self.pending not in hand
-        ):
-            raise EngineBug("remi: the card that must be used is not in hand")
-
-    def _check_meld(self, index: int, meld: TableMeld) -> None:
-        if meld.kind == "run":
-            start = run_start(meld.cards, self.runs)
-            ok = start is not None and start[0] == meld.suit and (start[1] - meld.lo) % 13 == 0
-        else:
-            ok = set_rank(meld.cards) == meld.rank
-        if not ok or not self.opened[meld.owner]:
-            raise EngineBug(f"remi: meld m{index} {_tokens(meld.cards)} is not as recorded")
+        check_state(self)
 
     def copy(self) -> RemiState:
         """Return an independent copy of the state."""

@@ -40,6 +40,7 @@ if TYPE_CHECKING:
 __all__ = ["actions", "meld_actions"]
 
 _DRAW, _TAKE, _RETURN, _RECALL = Draw(), TakeDiscard(), ReturnTaken(), Recall()
+_DISCARDS = tuple(Discard(t) for t in range(106))
 
 
 def _split(rack: Sequence[int], eff: Sequence[int]) -> tuple[dict[int, list[int]], list[int]]:
@@ -54,9 +55,9 @@ def _split(rack: Sequence[int], eff: Sequence[int]) -> tuple[dict[int, list[int]
     return by_face, wild
 
 
-def _fill(options: list[list[int]], wild: list[int], out: list[Meld]) -> None:
+def _fill(options: list[list[int]], wild: list[int], out: list[Meld], fixed: int = -1) -> None:
     """Append a run for every way to fill the slots: a natural tile of the slot or a joker
-    (each joker once)."""
+    (each joker once; never in slot ``fixed``)."""
     if not wild:
         for tiles in product(*options):
             out.append(Meld(RUN, tiles))
@@ -71,6 +72,8 @@ def _fill(options: list[list[int]], wild: list[int], out: list[Meld]) -> None:
             chosen.append(t)
             walk(i + 1, free)
             chosen.pop()
+        if i == fixed:
+            return
         for k, j in enumerate(free):
             chosen.append(j)
             walk(i + 1, free[:k] + free[k + 1 :])
@@ -79,37 +82,64 @@ def _fill(options: list[list[int]], wild: list[int], out: list[Meld]) -> None:
     walk(0, wild)
 
 
-def _runs(by_face: dict[int, list[int]], wild: list[int], max_size: int, out: list[Meld]) -> None:
+def _runs(
+    by_face: dict[int, list[int]],
+    wild: list[int],
+    max_size: int,
+    out: list[Meld],
+    colours: Sequence[int] = range(4),
+    through: int = 0,
+) -> None:
+    """Append the runs of the given colours (with ``through``, only windows holding that
+    number, its slot kept natural)."""
     jokers = len(wild)
-    for colour in range(4):
-        base = colour * 13
-        for low in range(1, 12):
+    for colour in colours:
+        base = colour * 13 - 1
+        have = [base + n in by_face for n in range(14)]
+        if not any(have[1:]):
+            continue
+        lows = range(max(1, through - max_size + 1), through + 1) if through else range(1, 12)
+        for low in lows:
+            if not jokers and not have[low]:
+                continue
             missing = 0
             for high in range(low, 14):
-                if base + high - 1 not in by_face:
+                if not have[high]:
                     missing += 1
                     if missing > jokers:
                         break
                 length = high - low + 1
                 if length > max_size:
                     break
-                if length >= 3:
-                    options = [by_face.get(base + n - 1, []) for n in range(low, high + 1)]
-                    _fill(options, wild, out)
+                if length >= 3 and high >= through:
+                    options = [by_face.get(base + n, []) for n in range(low, high + 1)]
+                    _fill(options, wild, out, through - low if through else -1)
 
 
-def _sets(by_face: dict[int, list[int]], wild: list[int], max_size: int, out: list[Meld]) -> None:
+def _sets(
+    by_face: dict[int, list[int]],
+    wild: list[int],
+    max_size: int,
+    out: list[Meld],
+    numbers: Sequence[int] = range(1, 14),
+    colour: int = -1,
+) -> None:
+    """Append the sets of the given numbers (with ``colour``, only sets holding it)."""
     jokers = len(wild)
-    for number in range(1, 14):
-        present = [by_face[c * 13 + number - 1] for c in range(4) if c * 13 + number - 1 in by_face]
+    for number in numbers:
+        present = [
+            (c, by_face[c * 13 + number - 1]) for c in range(4) if c * 13 + number - 1 in by_face
+        ]
         if len(present) + jokers < 3:
             continue
         for size in range(1, len(present) + 1):
-            for colours in combinations(present, size):
+            for chosen in combinations(present, size):
+                if colour >= 0 and all(c != colour for c, _ in chosen):
+                    continue
                 for k in range(max(0, 3 - size), min(jokers, 4 - size) + 1):
                     if size + k > max_size:
                         continue
-                    for naturals in product(*colours):
+                    for naturals in product(*(tiles for _, tiles in chosen)):
                         for js in combinations(wild, k):
                             out.append(Meld(SET, naturals + js))
 
@@ -125,6 +155,19 @@ def _pairs(by_face: dict[int, list[int]], wild: list[int], out: list[Meld]) -> N
                     out.append(Meld(PAIR, (t, j)))
         if len(wild) == 2:
             out.append(Meld(PAIR, (wild[0], wild[1])))
+
+
+def melds_with(tile: int, rack: Sequence[int], eff: Sequence[int]) -> list[Meld]:
+    """Return every meld of ``rack`` holding the natural tile ``tile`` (in ``rack``)."""
+    f = eff[tile]
+    by_face, wild = _split(rack, eff)
+    by_face[f] = [tile]
+    out: list[Meld] = []
+    _runs(by_face, wild, 13, out, (colour_of(f),), number_of(f))
+    _sets(by_face, wild, 4, out, (number_of(f),), colour_of(f))
+    others = [t for t in rack if eff[t] == f and t != tile]
+    out.extend(Meld(PAIR, (tile, t)) for t in others + wild)
+    return out
 
 
 def meld_actions(
@@ -146,6 +189,33 @@ def meld_actions(
     if pairs and max_size >= 2:
         _pairs(by_face, wild, out)
     return out
+
+
+def _order(meld: Meld) -> tuple[int, tuple[int, ...]]:
+    return meld.kind, meld.tiles
+
+
+def rack_melds(state: LadderState, seat: int) -> tuple[Meld, ...]:
+    """Return every meld of ``seat``'s rack (all kinds and sizes) sorted by (kind, tiles),
+    updated from the seat's previous answer when only a few natural tiles came in."""
+    rack = frozenset(state.racks[seat])
+    okey = state.jokers.okey
+    eff = state.jokers.eff
+    cached = state.meld_cache[seat]
+    if cached is not None and cached[0] == okey and cached[1] == rack:
+        return cached[2]
+    added = rack - cached[1] if cached is not None and cached[0] == okey else None
+    if added is None or len(added) > 2 or any(eff[x] == WILD for x in added):
+        melds = meld_actions(sorted(rack), eff, okey, True, True, 14)
+    else:
+        melds = [m for m in cached[2] if rack.issuperset(m.tiles)] if cached else []
+        found: set[Meld] = set()
+        for x in added:
+            found.update(melds_with(x, state.racks[seat], eff))
+        melds.extend(found)
+    result = tuple(sorted(melds, key=_order))
+    state.meld_cache[seat] = (okey, rack, result)
+    return result
 
 
 def _layoffs(state: LadderState, rack: list[int], out: list[Any]) -> None:
@@ -213,7 +283,7 @@ def _discards(state: LadderState, seat: int, rack: list[int], out: list[Any]) ->
                 finishing = len(rack) == 1 and state.options.one_go_finish_ignores_threshold
                 if not finishing:
                     return
-    out.extend(Discard(t) for t in rack)
+    out.extend(_DISCARDS[t] for t in rack)
 
 
 def actions(state: LadderState) -> tuple[Any, ...]:
@@ -228,7 +298,6 @@ def actions(state: LadderState) -> tuple[Any, ...]:
     if phase == "must_draw":
         return (_DRAW,) if state.wall else ()
     rack = state.racks[seat]
-    eff = state.jokers.eff
     out: list[Any] = []
     status = state.opened[seat]
     if status == NONE:
@@ -237,7 +306,12 @@ def actions(state: LadderState) -> tuple[Any, ...]:
         pairs = kind in (NONE, PAIRS)
     else:
         series, pairs = status == SERIES, status == PAIRS
-    out.extend(meld_actions(rack, eff, state.jokers.okey, series, pairs, len(rack) - 1))
+    limit = len(rack) - 1
+    out.extend(
+        m
+        for m in rack_melds(state, seat)
+        if len(m.tiles) <= limit and (pairs if m.kind == PAIR else series)
+    )
     if state.may_work_table(seat):
         if len(rack) >= 2:
             _layoffs(state, rack, out)

@@ -6,7 +6,7 @@ tiles. Bots import it; it reads nothing but tile ids and the jokers of the hand.
 >>> j = Jokers.of(parse_okey_many("B10")[0].id)
 >>> rack = [t.id for t in parse_okey_many("R11 R12 R13 K9 Y9 B9 B12")]
 >>> o = best_opening(rack, j, pairs=False)
->>> o.value, [str(m) for m in o.melds]
+>>> o.value, sorted(str(m) for m in o.melds)
 (21, ['meld run R11a R12a R13a', 'meld set Y9a B9a K9a'])
 """
 
@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from meldhall.core.solver import LadderValue, MeldRules, best_pairs, best_partition
 from meldhall.core.solver import Meld as SolverMeld
@@ -62,6 +63,135 @@ def to_actions(melds: Sequence[SolverMeld], tiles: Sequence[int], eff: Sequence[
             ids.append(free[key].pop())
         out.append(Meld(KIND_NAMES.index(meld.kind), tuple(ids)))
     return out
+
+
+_GUARD = sum(4 << (3 * r) for r in range(52))
+"""A guard bit above every 3-bit count field: a subtraction that clears one went below 0."""
+
+_MEMO: dict[tuple[Any, ...], tuple[tuple[int, int], Any]] = {}
+"""Best packings of face multisets (pure: the value depends on the multiset alone)."""
+
+_MEMO_LIMIT = 400_000
+
+
+def _field(face: int) -> int:
+    """Return the bit offset of a face's count: number-major, so sets are neighbours."""
+    return 3 * ((face % 13) * 4 + face // 13)
+
+
+_BITS: dict[int, tuple[Sequence[int], tuple[int, ...]]] = {}
+
+
+def _bits(eff: Sequence[int]) -> tuple[int, ...]:
+    """Return every tile's unit in the packed counts under ``eff`` (0 for a real joker)."""
+    known = _BITS.get(id(eff))
+    if known is None or known[0] is not eff:
+        known = (eff, tuple(0 if f == WILD else 1 << _field(f) for f in eff))
+        _BITS[id(eff)] = known
+    return known[1]
+
+
+def best_from_melds(
+    melds: Sequence[Meld],
+    values: Sequence[int],
+    eff: Sequence[int],
+    by_size: bool = False,
+    tag: Any = None,
+    least: int = 0,
+) -> Opening:
+    """Return the most valuable set of pairwise disjoint ``melds`` (ties: more tiles) or,
+    with ``by_size``, the one placing the most tiles (ties: more value). Below ``least``
+    (value, or tiles with ``by_size``) only the value and tiles placed are returned.
+
+    Exact: a search on packed face counts, each combination tried at its lowest face in
+    number-major order, physically equal combinations merged. ``melds`` must hold every
+    combination of some rack (e.g. the legal MELD actions of one kind); then the best
+    packing of each part of the rack is a function of its faces alone, kept across calls
+    under ``tag`` (which must tell apart what changes values, such as the okey for pairs).
+
+    >>> from meldhall.games.okey_ladder.tiles import FACE_OF
+    >>> ms = [Meld(0, (0, 2, 4)), Meld(0, (2, 4, 6)), Meld(0, (0, 2, 4, 6))]
+    >>> best_from_melds(ms, [2, 3, 4], FACE_OF)
+    Opening(value=4, melds=(Meld(kind=0, tiles=(0, 2, 4, 6)),), placed=4)
+    """
+    bits = _bits(eff)
+    variants: dict[tuple[int, int], list[tuple[int, Meld]]] = {}
+    pivots: dict[int, list[tuple[int, int, int, int, tuple[int, int]]]] = {}
+    covered: set[int] = set()
+    for m, v in zip(melds, values, strict=True):
+        mask = wild = 0
+        for t in m.tiles:
+            b = bits[t]
+            if b:
+                mask += b
+            else:
+                wild += 1
+        key = (mask, wild)
+        found = variants.get(key)
+        if found is None:
+            variants[key] = [(v, m)]
+        else:
+            found.append((v, m))
+        covered.update(m.tiles)
+    for key, found in variants.items():
+        v = max(x for x, _ in found)
+        mask, wilds = key
+        size = len(found[0][1].tiles)
+        w0, w1 = (size, v) if by_size else (v, size)
+        pivot = (mask & -mask).bit_length() // 3 if mask else -1
+        pivots.setdefault(pivot, []).append((mask, wilds, w0, w1, key))
+    memo = _MEMO if tag is not None else {}
+    if len(memo) > _MEMO_LIMIT:
+        memo.clear()
+    space = (by_size, tag)
+
+    def solve(state: int, jokers: int) -> tuple[int, int]:
+        entry = memo.get((space, state, jokers))
+        if entry is not None:
+            return entry[0]
+        best = (0, 0)
+        choice: Any = None
+        if state:
+            low = state & -state
+            pivot = low.bit_length() // 3
+            best = solve(state - low, jokers)
+            choice = (state - low, jokers, None)
+        else:
+            pivot = -1
+        for mask, wilds, w0, w1, key in pivots.get(pivot, ()):
+            if wilds > jokers:
+                continue
+            rest = (state | _GUARD) - mask
+            if rest & _GUARD != _GUARD:
+                continue
+            rest -= _GUARD
+            sub = solve(rest, jokers - wilds)
+            total = (sub[0] + w0, sub[1] + w1)
+            if total > best:
+                best, choice = total, (rest, jokers - wilds, key)
+        memo[(space, state, jokers)] = (best, choice)
+        return best
+
+    state = (sum(bits[t] for t in covered), sum(1 for t in covered if not bits[t]))
+    top = solve(*state)
+    if top[0] < least:
+        return Opening(top[1] if by_size else top[0], (), top[0] if by_size else top[1])
+    used: set[int] = set()
+    picked: list[Meld] = []
+    total = 0
+    while True:
+        choice = memo[(space, *state)][1]
+        if choice is None:
+            break
+        key = choice[2]
+        if key is not None and key in variants:
+            v = max(x for x, _ in variants[key])
+            m = next(m for x, m in variants[key] if x == v and used.isdisjoint(m.tiles))
+            used.update(m.tiles)
+            picked.append(m)
+            total += v
+        state = (choice[0], choice[1])
+    return Opening(total, tuple(picked), len(used))
 
 
 def best_opening(tiles: Sequence[int], jokers: Jokers, pairs: bool) -> Opening:

@@ -30,7 +30,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
-from functools import cached_property
+from functools import cache, cached_property
 from typing import Any, Literal
 
 from meldhall.core.errors import OptionsError, ParseError
@@ -163,20 +163,15 @@ class LadderOptions:
         hands = tuple(tuple(h) for h in groups[1:5])
         return indicator, hands, tuple(groups[5])
 
-    @cached_property
-    def _factor(self) -> Fraction:
-        return Fraction(str(self.pairs_factor))
-
     def pairs_need(self, need: int) -> int:
         """Return the least pairs opening allowed when a series opening needs ``need``:
         ceil(pairs_factor × need)."""
-        product = self._factor * need
-        return -((-product.numerator) // product.denominator)
+        return _pairs_need(self.pairs_factor, need)
 
     def need_after_pairs(self, value: int) -> int:
         """Return the series need after a pairs opening of ``value``: the least need whose
         pairs requirement exceeds ``value`` (floor(2P/3) + 1 with the factor 1.5)."""
-        ratio = Fraction(value) / self._factor
+        ratio = Fraction(value) / Fraction(str(self.pairs_factor))
         return ratio.numerator // ratio.denominator + 1
 
     def base(self, colour: str) -> int:
@@ -186,6 +181,12 @@ class LadderOptions:
     def credit(self, base: int) -> int:
         """Return the winner's credit before multipliers (S19: b / 10)."""
         return base // 10 if isinstance(self.winner_credit, str) else self.winner_credit
+
+
+@cache
+def _pairs_need(factor: float, need: int) -> int:
+    product = Fraction(str(factor)) * need
+    return -((-product.numerator) // product.denominator)
 
 
 def parse_ladder_options(raw: Mapping[str, Any] | None) -> LadderOptions:

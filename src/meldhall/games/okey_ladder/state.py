@@ -28,6 +28,7 @@ from meldhall.games.okey_ladder.actions import (
     TakeDiscard,
 )
 from meldhall.games.okey_ladder.combos import (
+    END_NAMES,
     GROUP,
     HIGH,
     KIND_NAMES,
@@ -76,6 +77,10 @@ class LadderState:
         self.over = False
         self.version = 0
         self._legal: tuple[int, int, tuple[Any, ...]] | None = None
+        self.table_version = 0
+        self._facts: dict[str, JSON] | None = None
+        self._table_view: tuple[int, list[dict[str, JSON]], frozenset[int], list[str]] | None = None
+        self.meld_cache: list[tuple[int, frozenset[int], tuple[Any, ...]] | None] = [None] * SEATS
         self.first = 0
         self.jokers = Jokers.of(0)
         self.base = 0
@@ -162,6 +167,18 @@ class LadderState:
             return self.prov_kind
         return self.opened[seat]
 
+    def table_view(self) -> tuple[list[dict[str, JSON]], frozenset[int], list[str]]:
+        """Return the table's public JSON, the faces that fit it (10.1) and their names,
+        cached until the table changes."""
+        view = self._table_view
+        if view is None or view[0] != self.table_version:
+            eff = self.jokers.eff
+            faces = frozenset(f for c in self.combos.values() for _, f in c.accepts(eff))
+            table = [c.to_json(eff) for c in self.combos.values()]
+            view = (self.table_version, table, faces, [FACE_NAME[f] for f in sorted(faces)])
+            self._table_view = view
+        return view[1], view[2], view[3]
+
     def fits(self, tile: int, skip: Iterable[int] = ()) -> bool:
         """Return True when ``tile`` fits a run end or a set's missing colour on the table
         (10.1), ignoring combinations ``skip``; real jokers never count here."""
@@ -170,12 +187,11 @@ class LadderState:
         if f == WILD:
             return False
         skipped = set(skip)
+        if not skipped:
+            return f in self.table_view()[1]
         for combo in self.combos.values():
-            if combo.cid in skipped:
-                continue
-            for _end, face in combo.accepts(eff):
-                if face == f:
-                    return True
+            if combo.cid not in skipped and any(face == f for _, face in combo.accepts(eff)):
+                return True
         return False
 
     # ------------------------------------------------------------------ apply
@@ -193,6 +209,8 @@ class LadderState:
         events: list[Event] = []
         handler(self, seat, action, events)
         self.version += 1
+        if handler not in _QUIET:
+            self.table_version += 1
         return tuple(events)
 
     def _need_phase(self, seat: int, action: object, *phases: str) -> None:
@@ -709,47 +727,62 @@ class LadderState:
 
     def observation(self, viewer: int | None) -> dict[str, JSON]:
         """Return what ``viewer`` may see (see the package docstring for the keys)."""
-        eff = self.jokers.eff
+        table, _, fitting = self.table_view()
+        token = TOKEN
         piles = []
         for s, pile in enumerate(self.piles):
-            whole = viewer is not None and (s == viewer or s == (viewer - 1) % SEATS)
-            shown = pile if whole else pile[-1:]
-            piles.append({"count": len(pile), "tiles": [TOKEN[t] for t in shown]})
-        return {
-            "game": "okey-ladder",
-            "seat": viewer,
-            "phase": self.phase,
-            "to_act": [] if self.over else [self.to_move],
-            "to_move": self.to_move,
-            "hand": None if viewer is None else [TOKEN[t] for t in self.racks[viewer]],
-            "hand_counts": [len(r) for r in self.racks],
-            "indicator": TOKEN[self.jokers.indicator],
-            "okey": FACE_NAME[self.jokers.okey],
-            "joker_colour": self.jokers.colour,
-            "base": self.base,
-            "centre": len(self.wall),
-            "discards": piles,
-            "table": [c.to_json(eff) for c in self.combos.values()],
-            "opened": [OPENED_NAMES[s] for s in self.opened],
-            "opening_values": list(self.opening_value),
-            "need": self.need,
-            "pairs_need": self.requirement(PAIRS),
-            "turn": self.turn,
-            "taken": TOKEN[self.taken] if self.taken >= 0 else None,
-            "ends_used": [[c, ("low", "high", "set")[e]] for c, e in sorted(self.ends_used)],
-            "jokers_placed": [TOKEN[t] for t in sorted(self.jokers_placed)],
-            "hand_no": self.hand_no,
-            "rounds": self.options.rounds,
-            "first": self.first,
-            "dealer": (self.first - 1) % SEATS,
-            "scores": {
+            if viewer is not None and (s == viewer or s == (viewer - 1) % SEATS):
+                shown = [token[t] for t in pile]
+            else:
+                shown = [token[pile[-1]]] if pile else []
+            piles.append({"count": len(pile), "tiles": shown})
+        obs = dict(self._hand_facts())
+        obs.update(
+            seat=viewer,
+            phase=self.phase,
+            to_act=[] if self.over else [self.to_move],
+            to_move=self.to_move,
+            hand=None if viewer is None else [token[t] for t in self.racks[viewer]],
+            hand_counts=[len(r) for r in self.racks],
+            centre=len(self.wall),
+            discards=piles,
+            table=table,
+            fitting=fitting,
+            opened=[OPENED_NAMES[s] for s in self.opened],
+            opening_values=list(self.opening_value),
+            need=self.need,
+            pairs_need=self.requirement(PAIRS),
+            turn=self.turn,
+            taken=token[self.taken] if self.taken >= 0 else None,
+            ends_used=[[c, END_NAMES[e]] for c, e in sorted(self.ends_used)],
+            jokers_placed=[token[t] for t in sorted(self.jokers_placed)],
+            scores={
                 "totals": list(self.totals),
                 "round": list(self.penalties),
                 "history": [list(r) for r in self.history],
             },
-            "last_result": self.last_result,
-            "over": self.over,
-        }
+            last_result=self.last_result,
+            over=self.over,
+        )
+        return obs
+
+    def _hand_facts(self) -> dict[str, JSON]:
+        """Return the observation keys fixed for the whole hand (cached per hand)."""
+        facts = self._facts
+        if facts is None or facts["hand_no"] != self.hand_no:
+            facts = {
+                "game": "okey-ladder",
+                "indicator": TOKEN[self.jokers.indicator],
+                "okey": FACE_NAME[self.jokers.okey],
+                "joker_colour": self.jokers.colour,
+                "base": self.base,
+                "hand_no": self.hand_no,
+                "rounds": self.options.rounds,
+                "first": self.first,
+                "dealer": (self.first - 1) % SEATS,
+            }
+            self._facts = facts
+        return facts
 
     def snapshot(self) -> JSON:
         """Return the whole state, hidden tiles included, as canonical JSON."""
@@ -803,6 +836,7 @@ class LadderState:
         other.ends_used = set(self.ends_used)
         other.jokers_placed = set(self.jokers_placed)
         other._legal = None
+        other.meld_cache = list(self.meld_cache)
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> LadderState:
@@ -867,6 +901,9 @@ class LadderState:
         if self.taken >= 0 and self.taken in seen[: 1 + len(self.wall)]:
             raise EngineBug("okey-ladder: the taken tile is in the centre")
 
+
+_QUIET = (LadderState._draw, LadderState._take, LadderState._return)
+"""Handlers that never change the table."""
 
 _HANDLERS: dict[type, Any] = {
     Draw: LadderState._draw,

@@ -1,0 +1,377 @@
+"""Bots for Ladder Okey: they see only the observation and the legal actions.
+
+- ``random``: random legal play that still opens (by the solver's best opening, once a quick
+  bound says it may reach the need), lays off and lays new combinations whenever it can, and
+  avoids discarding fitting tiles and real jokers when it has another tile; it takes the
+  previous discard now and then and returns it when it cannot use it.
+- ``greedy``: opens as soon as the solver finds an opening (series before pairs, a one-go finish
+  whenever possible), takes the discard only for an opening or a new combination, lays all it
+  can after opening, exchanges jokers, pushes pairs onto pairs openers, keeps a real joker for a
+  joker finish, and discards its least useful safe tile.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any
+
+from meldhall.core.engine import JSON, Action, Bot
+from meldhall.games.okey_ladder.actions import (
+    Discard,
+    GivePair,
+    LayOff,
+    Meld,
+    Recall,
+    ReplaceJoker,
+    ReturnTaken,
+    TakeDiscard,
+)
+from meldhall.games.okey_ladder.combos import PAIR
+from meldhall.games.okey_ladder.hints import (
+    FACE_NAME,
+    ID_OF,
+    ids,
+    jokers_of,
+    meld_value,
+    opening_bound,
+)
+from meldhall.games.okey_ladder.legal import meld_actions
+from meldhall.games.okey_ladder.opening import Opening, best_from_melds, best_opening
+from meldhall.games.okey_ladder.tiles import WILD, Jokers, colour_of, number_of
+
+
+def _of(legal: Sequence[Any], kind: type) -> list[Any]:
+    return [a for a in legal if type(a) is kind]
+
+
+class _Planner:
+    """Opening plans kept between the calls of one turn (the bot's own memory)."""
+
+    def __init__(self) -> None:
+        self.key: tuple[int, int] | None = None
+        self.plan: list[Meld] = []
+
+    def next_meld(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Meld | None:
+        """Return the next meld of this turn's plan if it is still legal."""
+        if self.key != (obs["hand_no"], obs["turn"]) or not self.plan:
+            return None
+        meld = self.plan.pop(0)
+        return meld if meld in legal else None
+
+    def start(self, obs: Mapping[str, Any], plan: Sequence[Meld]) -> Meld:
+        """Remember ``plan`` for this turn and return its first meld."""
+        self.key = (obs["hand_no"], obs["turn"])
+        self.plan = list(plan[1:])
+        return plan[0]
+
+
+def _keep_one(opening: Opening, values: dict[Meld, int], size: int) -> Opening:
+    """Return ``opening`` without its least valuable meld when it would lay every tile (a
+    tile must stay for the discard)."""
+    if opening.placed < size or not opening.melds:
+        return opening
+    drop = min(opening.melds, key=lambda m: values[m])
+    melds = tuple(m for m in opening.melds if m != drop)
+    return Opening(opening.value - values[drop], melds, opening.placed - len(drop.tiles))
+
+
+class OpeningGate:
+    """Upper bounds on a seat's best openings, carried from one decision to the next.
+
+    When the listed melds gained only melds holding one new tile x since the last decision
+    of the hand, the best opening now is at most the last bound plus the best new meld (the
+    best packing minus the meld holding x was a packing then), so most turns skip the search.
+    """
+
+    def __init__(self) -> None:
+        self.hand = -1
+        self.melds: frozenset[Meld] = frozenset()
+        self.bounds = (0, 0)
+
+    def carried(self, hand_no: int, melds: frozenset[Meld], jokers: Jokers) -> list[int]:
+        """Return the carried bounds (series, pairs), or very large ones when unknown."""
+        unknown = [1 << 30, 1 << 30]
+        if hand_no != self.hand:
+            return unknown
+        new = melds - self.melds
+        if not new:
+            return list(self.bounds)
+        common: set[int] | None = None
+        gain = [0, 0]
+        for m in new:
+            common = set(m.tiles) if common is None else common.intersection(m.tiles)
+            k = 1 if m.kind == PAIR else 0
+            gain[k] = max(gain[k], meld_value(m, jokers.eff, jokers.okey))
+        if not common:
+            return unknown
+        return [self.bounds[0] + gain[0], self.bounds[1] + gain[1]]
+
+    def store(self, hand_no: int, melds: frozenset[Meld], bounds: Sequence[int]) -> None:
+        """Remember the melds and bounds of this decision."""
+        self.hand = hand_no
+        self.melds = melds
+        self.bounds = (bounds[0], bounds[1])
+
+
+def opening_plan(
+    obs: Mapping[str, Any],
+    legal: Sequence[Action],
+    jokers: Jokers,
+    gate: OpeningGate,
+    *,
+    solver: bool = False,
+) -> Opening | None:
+    """Return the opening to lay now: one reaching its requirement (series first), or one
+    laying every tile but one (the one-go finish); None when there is none.
+
+    The listed MELD actions are searched exactly (``best_from_melds``) unless a bound rules
+    the opening out; with ``solver`` the core solver's opening is laid when it reaches."""
+    melds: list[Meld] = [a for a in legal if type(a) is Meld]
+    current = frozenset(melds)
+    size = len(obs["hand"])
+    needs = (obs["need"], obs["pairs_need"])
+    bounds = gate.carried(obs["hand_no"], current, jokers)
+    covers: tuple[set[int], set[int]] = (set(), set())
+    for m in melds:
+        covers[1 if m.kind == PAIR else 0].update(m.tiles)
+    one_go = [len(c) >= size - 1 for c in covers]
+    if all(bounds[k] < needs[k] and not one_go[k] for k in (0, 1)):
+        gate.store(obs["hand_no"], current, bounds)
+        return None
+    eff, okey = jokers.eff, jokers.okey
+    values = {m: meld_value(m, eff, okey) for m in melds}
+    bounds = [min(a, b) for a, b in zip(opening_bound(melds, eff, okey), bounds, strict=True)]
+    plan = None
+    for k, pairs in enumerate((False, True)):
+        need = needs[k]
+        if plan is not None or (bounds[k] < need and not one_go[k]):
+            continue
+        group = [m for m in melds if (m.kind == PAIR) == pairs]
+        tag = ("pairs", okey) if pairs else ("series",)
+        best = best_from_melds(group, [values[m] for m in group], eff, tag=tag, least=need)
+        bounds[k] = best.value
+        best = _keep_one(best, values, size)
+        if best.value >= need:
+            plan = best
+            if solver:
+                found = best_opening(ids(obs["hand"]), jokers, pairs)
+                if found.value >= need and found.placed < size:
+                    plan = found
+        elif one_go[k]:
+            most = best_from_melds(
+                group, [values[m] for m in group], eff, by_size=True, tag=tag, least=size - 1
+            )
+            if most.placed == size - 1:
+                plan = most
+    gate.store(obs["hand_no"], current, bounds)
+    return plan
+
+
+def _unblock(legal: Sequence[Any]) -> Action | None:
+    """Return the way out when no discard is listed (an unused taken tile)."""
+    for kind in (Recall, ReturnTaken):
+        found: list[Action] = _of(legal, kind)
+        if found:
+            return found[0]
+    return None
+
+
+def _taken_move(
+    obs: Mapping[str, Any], legal: Sequence[Any], jokers: Jokers, planner: _Planner
+) -> Action | None:
+    """Return how to use a tile taken from the discard (a new combination, or an opening
+    holding it), or RETURN_TAKEN; None when no taken tile waits in the hand."""
+    taken = obs["taken"]
+    if taken is None or taken not in obs["hand"]:
+        return None
+    tile = ID_OF[taken]
+    if obs["opened"][obs["seat"]] != "none":
+        uses: list[Action] = [a for a in legal if type(a) in (Meld, GivePair) and tile in a.tiles]
+        if uses:
+            return uses[0]
+    elif not any(c["provisional"] for c in obs["table"]):
+        opening = opening_plan(obs, legal, jokers, OpeningGate())
+        if opening is not None and any(tile in m.tiles for m in opening.melds):
+            return planner.start(obs, opening.melds)
+    return _of(legal, ReturnTaken)[0] if _of(legal, ReturnTaken) else _unblock(legal)
+
+
+def _safe_discards(
+    obs: Mapping[str, Any], legal: Sequence[Action], jokers: Jokers
+) -> list[Discard]:
+    """Return the listed discards that cost nothing (no real joker, no fitting tile), or
+    the non-joker ones, or all."""
+    discards: list[Discard] = _of(legal, Discard)
+    fitting = {FACE_NAME.index(name) for name in obs["fitting"]}
+    eff = jokers.eff
+    safe = [d for d in discards if eff[d.tile] != WILD and eff[d.tile] not in fitting]
+    return safe or [d for d in discards if eff[d.tile] != WILD] or discards
+
+
+class RandomBot:
+    """Random legal play that still opens, lays off and goes out when it can."""
+
+    needs_observation = True
+
+    def __init__(self) -> None:
+        self.planner = _Planner()
+        self.gate = OpeningGate()
+
+    def choose(
+        self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
+    ) -> Action:
+        """Return the chosen action (see the module docstring)."""
+        obs: Mapping[str, Any] = observation
+        if obs["phase"] != "act":
+            takes: list[Action] = _of(legal, TakeDiscard)
+            if takes and rng.random() < 0.1:
+                return takes[0]
+            return legal[0]
+        jokers = jokers_of(obs)
+        planned = self.planner.next_meld(obs, legal)
+        if planned is not None:
+            return planned
+        taken = _taken_move(obs, legal, jokers, self.planner)
+        if taken is not None:
+            return taken
+        me = obs["seat"]
+        if obs["opened"][me] == "none":
+            if not any(c["provisional"] for c in obs["table"]):
+                opening = opening_plan(obs, legal, jokers, self.gate)
+                if opening is not None:
+                    return self.planner.start(obs, opening.melds)
+        else:
+            moves = [a for a in legal if type(a) in (Meld, LayOff, ReplaceJoker, GivePair)]
+            if moves:
+                return moves[rng.randrange(len(moves))]
+        safe = _safe_discards(obs, legal, jokers)
+        if not safe:
+            way_out = _unblock(legal)
+            return way_out if way_out is not None else legal[rng.randrange(len(legal))]
+        return safe[rng.randrange(len(safe))]
+
+
+def _usefulness(tile: int, hand: Sequence[int], eff: Sequence[int]) -> float:
+    """Return how much a tile helps the rest of the hand towards combinations."""
+    f = eff[tile]
+    if f == WILD:
+        return 100.0
+    score = number_of(f) / 100
+    for other in hand:
+        g = eff[other]
+        if other == tile or g == WILD:
+            continue
+        if g == f:
+            score += 1.5
+        elif colour_of(g) == colour_of(f) and abs(number_of(g) - number_of(f)) <= 2:
+            score += 1.0 if abs(number_of(g) - number_of(f)) == 1 else 0.6
+        elif number_of(g) == number_of(f):
+            score += 1.0
+    return score
+
+
+class GreedyBot:
+    """The best immediate move, with the solver for openings (see the module docstring)."""
+
+    needs_observation = True
+
+    def __init__(self) -> None:
+        self.planner = _Planner()
+        self.gate = OpeningGate()
+
+    def choose(
+        self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
+    ) -> Action:
+        """Return the chosen action (see the module docstring)."""
+        obs: Mapping[str, Any] = observation
+        jokers = jokers_of(obs)
+        if obs["phase"] != "act":
+            takes: list[Action] = _of(legal, TakeDiscard)
+            if takes and self._wants_discard(obs, jokers):
+                return takes[0]
+            return legal[0]
+        planned = self.planner.next_meld(obs, legal)
+        if planned is not None:
+            return planned
+        taken = _taken_move(obs, legal, jokers, self.planner)
+        if taken is not None:
+            return taken
+        me = obs["seat"]
+        if obs["opened"][me] == "none":
+            if not any(c["provisional"] for c in obs["table"]):
+                opening = opening_plan(obs, legal, jokers, self.gate, solver=True)
+                if opening is not None:
+                    return self.planner.start(obs, opening.melds)
+        else:
+            move = self._table_move(obs, legal, jokers)
+            if move is not None:
+                return move
+        return self._discard(obs, legal, jokers)
+
+    def _wants_discard(self, obs: Mapping[str, Any], jokers: Jokers) -> bool:
+        """Return True when the previous discard makes a new combination now."""
+        pile = obs["discards"][(obs["seat"] - 1) % 4]["tiles"]
+        if not pile:
+            return False
+        tile = ID_OF[pile[-1]]
+        hand = [*ids(obs["hand"]), tile]
+        opened = obs["opened"][obs["seat"]]
+        if opened == "none":
+            for pairs, need in ((False, obs["need"]), (True, obs["pairs_need"])):
+                melds = meld_actions(hand, jokers.eff, jokers.okey, not pairs, pairs, len(hand) - 1)
+                if tile not in {t for m in melds for t in m.tiles}:
+                    continue
+                bound = opening_bound(melds, jokers.eff, jokers.okey)[1 if pairs else 0]
+                if bound < need:
+                    continue
+                opening = best_opening(hand, jokers, pairs)
+                if opening.value >= need and any(tile in m.tiles for m in opening.melds):
+                    return True
+            return False
+        series = opened == "series"
+        melds = meld_actions(hand, jokers.eff, jokers.okey, series, not series, len(hand) - 1)
+        return any(tile in m.tiles for m in melds)
+
+    def _table_move(
+        self, obs: Mapping[str, Any], legal: Sequence[Action], jokers: Jokers
+    ) -> Action | None:
+        eff = jokers.eff
+        hand = ids(obs["hand"])
+        jokers_in_hand = [t for t in hand if eff[t] == WILD]
+        swaps: list[Action] = _of(legal, ReplaceJoker)
+        if swaps:
+            return swaps[0]
+        gifts: list[GivePair] = _of(legal, GivePair)
+        if gifts:
+            return max(gifts, key=lambda g: meld_value(Meld(PAIR, g.tiles), eff, jokers.okey))
+        melds: list[Meld] = _of(legal, Meld)
+        if melds:
+            plain = [m for m in melds if not any(eff[t] == WILD for t in m.tiles)]
+            pool = plain or melds
+            best = max(pool, key=lambda m: (len(m.tiles), meld_value(m, eff, jokers.okey)))
+            if len(best.tiles) < len(hand) - 1 or not jokers_in_hand or plain:
+                return best
+        layoffs: list[LayOff] = _of(legal, LayOff)
+        natural = [x for x in layoffs if eff[x.tile] != WILD]
+        if natural:
+            own = [x for x in natural if x.tile not in jokers_in_hand]
+            return (own or natural)[0]
+        wild = [x for x in layoffs if eff[x.tile] == WILD]
+        if wild and len(hand) > 2 and len(jokers_in_hand) > 1:
+            return wild[0]
+        return None
+
+    def _discard(self, obs: Mapping[str, Any], legal: Sequence[Action], jokers: Jokers) -> Action:
+        discards: list[Discard] = _of(legal, Discard)
+        if not discards:
+            way_out = _unblock(legal)
+            return way_out if way_out is not None else legal[0]
+        if len(discards) == 1:
+            return discards[0]
+        safe = _safe_discards(obs, legal, jokers)
+        hand = ids(obs["hand"])
+        return min(safe, key=lambda d: (_usefulness(d.tile, hand, jokers.eff), d.tile))
+
+
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}

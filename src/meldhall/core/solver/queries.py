@@ -13,6 +13,7 @@ from meldhall.core.solver.universe import (
     FIELD,
     Template,
     Universe,
+    by_slot,
     compile_universe,
     decode,
     encode,
@@ -50,12 +51,25 @@ def _solution(
 
 
 def _search(
-    hand: int, jokers: int, rules: MeldRules, free: list[int], free_jokers: int, objective: str
+    hand: int, jokers: int, rules: MeldRules, free: Counts, free_jokers: int, objective: str
 ) -> tuple[Template, ...] | None:
-    search = Search(compile_universe(rules, jokers), _score(objective), free, free_jokers)
-    if search.best(hand) == NEG:
+    """Return the best melds for ``objective`` (value, placed, or tiles: placed, ties any)."""
+    universe = compile_universe(rules, jokers)
+    tiles_only = objective == "tiles"
+    score = _tiles if tiles_only else _score(objective)
+    search = Search(universe, score, by_slot(free, rules), free_jokers, hand, tiles_only)
+    if search.best(hand, 0, _size(hand, rules)) == NEG:
         return None
     return search.melds(hand)
+
+
+def _tiles(t: Template) -> int:
+    return t.naturals + t.jokers
+
+
+def _size(hand: int, rules: MeldRules) -> int:
+    counts, jokers = decode(hand, rules)
+    return sum(counts) + jokers
 
 
 def is_winning(counts: Counts, jokers: int, rules: MeldRules) -> bool:
@@ -69,7 +83,8 @@ def is_winning(counts: Counts, jokers: int, rules: MeldRules) -> bool:
     >>> is_winning(hand[:2] + [0] * 50, 0, RUMMIKUB)
     False
     """
-    return winning_partition(counts, jokers, rules) is not None
+    hand = encode(counts, jokers, rules)
+    return _search(hand, jokers, rules, [0] * rules.kinds, 0, "tiles") is not None
 
 
 def winning_partition(counts: Counts, jokers: int, rules: MeldRules) -> Solution | None:
@@ -95,7 +110,7 @@ def best_partition(
     (39, 6, ['set', 'run'])
     """
     hand = encode(counts, jokers, rules)
-    melds = _search(hand, jokers, rules, list(counts), jokers, objective)
+    melds = _search(hand, jokers, rules, counts, jokers, objective)
     assert melds is not None  # leaving everything out is always possible
     return _solution(melds, hand, rules)
 
@@ -107,8 +122,8 @@ def max_placed_with_table(
     rack_jokers: int,
     rules: MeldRules,
 ) -> Solution:
-    """Return melds holding every table tile and as many rack tiles as possible (ties: more
-    value); ``placed`` counts the rack tiles placed, ``leftover`` the rack tiles kept.
+    """Return melds holding every table tile and as many rack tiles as possible (ties: any
+    of them); ``placed`` counts the rack tiles placed, ``leftover`` the rack tiles kept.
     Raises ValueError when the table tiles alone cannot all be placed.
 
     >>> from meldhall.core.solver.rules import RUMMIKUB
@@ -120,9 +135,7 @@ def max_placed_with_table(
     """
     total = [t + r for t, r in zip(table_counts, rack_counts, strict=True)]
     hand = encode(total, table_jokers + rack_jokers, rules)
-    melds = _search(
-        hand, table_jokers + rack_jokers, rules, list(rack_counts), rack_jokers, "placed"
-    )
+    melds = _search(hand, table_jokers + rack_jokers, rules, rack_counts, rack_jokers, "tiles")
     if melds is None:
         raise ValueError("the table tiles cannot all be placed in melds")
     table_size = sum(table_counts) + table_jokers
@@ -172,7 +185,7 @@ def best_opening(
         raise ValueError(f"objective must be value, placed or naturals, got {objective!r}")
     hand = encode(counts, jokers, rules)
     weight = _weight_naturals if objective == "naturals" else _weight_placed
-    search = FrontSearch(compile_universe(rules, jokers), weight)
+    search = FrontSearch(compile_universe(rules, jokers), weight, hand)
     front = search.front(hand)
     reached = [(w, v) for w, v in front.items() if v >= need]
     if not reached:

@@ -22,23 +22,37 @@ Score = Callable[[Template], int]
 
 
 class Search:
-    """One question on one hand: ``best(hand)`` is the best total score of disjoint melds."""
+    """One question on one hand: ``best(hand)`` is the best total score of disjoint melds.
 
-    __slots__ = ("_end", "_free", "_free_jokers", "_memo", "_score", "_u")
+    Only melds the starting hand holds are tried. With ``tiles_only`` every score is the
+    number of tiles a meld holds, so a state whose tiles all fit is settled at once.
+    """
 
-    def __init__(self, universe: Universe, score: Score, free: list[int], free_jokers: int) -> None:
+    __slots__ = ("_cands", "_end", "_free", "_free_jokers", "_memo", "_score", "_tiles_only", "_u")
+
+    def __init__(
+        self,
+        universe: Universe,
+        score: Score,
+        free: list[int],
+        free_jokers: int,
+        hand: int,
+        tiles_only: bool = False,
+    ) -> None:
         self._u = universe
-        self._score = {t.mask: score(t) for group in universe.by_low for t in group}
+        self._cands = _fitting(universe, hand)
+        self._score = {t.mask: score(t) for group in self._cands for t in group}
         for t in universe.wild:
             self._score[t.mask] = score(t)
         self._free = free
         self._free_jokers = free_jokers
+        self._tiles_only = tiles_only
         self._memo: dict[int, int] = {}
         self._end: dict[int, tuple[int, tuple[Template, ...]]] = {}
 
-    def best(self, hand: int, must: int = 0) -> int:
-        """Return the best score from ``hand`` (``must``: no more copies of the lowest kind may
-        be left out)."""
+    def best(self, hand: int, must: int = 0, size: int = -1) -> int:
+        """Return the best score from ``hand`` (``must``: no more copies of the lowest slot may
+        be left out; ``size``: the tiles in ``hand``, needed with ``tiles_only``)."""
         key = hand << 1 | must
         memo = self._memo
         got = memo.get(key)
@@ -53,24 +67,30 @@ class Search:
             shift = FIELD * k
             count = (hand >> shift) & 15
             result = NEG
+            perfect = size if self._tiles_only else -1
             if not must:
                 for left in range(min(count, self._free[k]) + 1):
                     rest = hand - (left << shift)
-                    got = self.best(rest, 1 if left < count else 0)
+                    got = self.best(rest, 1 if left < count else 0, size - left)
                     if got > result:
                         result = got
+                        if got == perfect:
+                            break
             else:
                 guard = u.guard
                 score = self._score
-                for t in u.by_low[k]:
+                for t in self._cands[k]:
                     r = (hand | guard) - t.mask
                     if r & guard == guard:
                         rest = r ^ guard
-                        got = self.best(rest, 1 if (rest >> shift) & 15 else 0)
+                        gain = score[t.mask]
+                        got = self.best(rest, 1 if (rest >> shift) & 15 else 0, size - gain)
                         if got > NEG:
-                            got += score[t.mask]
+                            got += gain
                             if got > result:
                                 result = got
+                                if got == perfect:
+                                    break
         memo[key] = result
         return result
 
@@ -80,7 +100,7 @@ class Search:
         must = 0
         u = self._u
         while True:
-            target = self.best(hand, must)
+            target = self.memo_of(hand, must)
             nat = hand & u.natural_mask
             if not nat:
                 out.extend(self._jokers_only(hand >> u.joker_shift)[1])
@@ -91,20 +111,26 @@ class Search:
             if not must:
                 for left in range(min(count, self._free[k]) + 1):
                     nxt = 1 if left < count else 0
-                    if self.best(hand - (left << shift), nxt) == target:
+                    if self.memo_of(hand - (left << shift), nxt) == target:
                         hand, must = hand - (left << shift), nxt
                         break
                 continue
-            for t in u.by_low[k]:
+            for t in self._cands[k]:
                 r = (hand | u.guard) - t.mask
                 if r & u.guard == u.guard:
                     rest = r ^ u.guard
                     nxt = 1 if (rest >> shift) & 15 else 0
-                    got = self.best(rest, nxt)
+                    got = self.memo_of(rest, nxt)
                     if got > NEG and got + self._score[t.mask] == target:
                         out.append(t)
                         hand, must = rest, nxt
                         break
+
+    def memo_of(self, hand: int, must: int) -> int:
+        """Return the score of a state the search settled (NEG: never reached, or cut off)."""
+        if not hand & self._u.natural_mask:
+            return self._jokers_only(hand >> self._u.joker_shift)[0]
+        return self._memo.get(hand << 1 | must, NEG - 1)
 
     def _jokers_only(self, jokers: int) -> tuple[int, tuple[Template, ...]]:
         """Return the best score and melds for ``jokers`` left without natural tiles: all of
@@ -132,6 +158,18 @@ class Search:
         return result
 
 
+def _fitting(universe: Universe, hand: int) -> list[tuple[Template, ...]]:
+    """Return, per slot, the melds whose lowest natural tile is there that ``hand`` holds."""
+    guard = universe.guard
+    out: list[tuple[Template, ...]] = []
+    for k, group in enumerate(universe.by_low):
+        if (hand >> (FIELD * k)) & 15:
+            out.append(tuple(t for t in group if ((hand | guard) - t.mask) & guard == guard))
+        else:
+            out.append(())
+    return out
+
+
 Front = dict[int, int]
 """A Pareto front: weight (tiles placed) → the best value reaching exactly that weight."""
 
@@ -140,11 +178,12 @@ class FrontSearch:
     """Openings: for every number of tiles placed, the most valuable disjoint melds placing
     exactly that many (``weight`` counts the tiles of a meld that matter: all, or naturals)."""
 
-    __slots__ = ("_memo", "_u", "_weight", "_wild")
+    __slots__ = ("_cands", "_memo", "_u", "_weight", "_wild")
 
-    def __init__(self, universe: Universe, weight: Callable[[Template], int]) -> None:
+    def __init__(self, universe: Universe, weight: Callable[[Template], int], hand: int) -> None:
         self._u = universe
-        self._weight = {t.mask: weight(t) for group in universe.by_low for t in group}
+        self._cands = _fitting(universe, hand)
+        self._weight = {t.mask: weight(t) for group in self._cands for t in group}
         self._wild: dict[int, Front] = {}
         for t in universe.wild:
             self._weight[t.mask] = weight(t)
@@ -172,7 +211,7 @@ class FrontSearch:
                 result = {}
                 guard = u.guard
                 weight = self._weight
-                for t in u.by_low[k]:
+                for t in self._cands[k]:
                     r = (hand | guard) - t.mask
                     if r & guard == guard:
                         rest = r ^ guard
@@ -202,7 +241,7 @@ class FrontSearch:
                         hand, must = hand - (left << shift), nxt
                         break
                 continue
-            for t in u.by_low[k]:
+            for t in self._cands[k]:
                 r = (hand | u.guard) - t.mask
                 if r & u.guard == u.guard:
                     rest = r ^ u.guard

@@ -1,7 +1,9 @@
 """Every meld a rule set allows, compiled once per (rules, jokers) into bit masks.
 
-A hand is one int: the count of kind k (colour × numbers + number − 1) in bits 4k..4k+2 (bit
-4k+3 is a guard, so counts are at most 7), the jokers in an 8-bit field above the last kind.
+A hand is one int: the count of a face in bits 4s..4s+2 of its slot s = (number − 1) ×
+colours + colour (bit 4s+3 is a guard, so counts are at most 7), the jokers in an 8-bit field
+above the last slot. Slots go number by number, so a search that always settles the lowest
+slot first works along the numbers, and hands that differ only below it never differ.
 A meld is the same layout; ``(hand | GUARD) - mask`` keeps every guard bit exactly when the
 hand holds the meld, and then ``^ GUARD`` is what remains.
 
@@ -28,7 +30,7 @@ MAX_JOKERS = 127
 
 @dataclass(frozen=True, slots=True)
 class Template:
-    """A meld with its mask; ``low`` is its lowest natural kind (−1: jokers only)."""
+    """A meld with its mask; ``low`` is its lowest natural slot (−1: jokers only)."""
 
     mask: int
     low: int
@@ -40,7 +42,7 @@ class Template:
 
 @dataclass(frozen=True, slots=True)
 class Universe:
-    """The compiled melds of one rule set: by lowest natural kind, and the jokers-only ones."""
+    """The compiled melds of one rule set: by lowest natural slot, and the jokers-only ones."""
 
     kinds: int
     joker_shift: int
@@ -58,7 +60,7 @@ def joker_shift(rules: MeldRules) -> int:
 def encode(counts: Sequence[int], jokers: int, rules: MeldRules) -> int:
     """Return the packed hand of a count array and a joker count (ValueError when out of range).
 
-    >>> encode([2, 0, 1] + [0] * 49, 1, MeldRules()) == 2 + (1 << 8) + (1 << 208)
+    >>> encode([2, 0, 1] + [0] * 49, 1, MeldRules()) == 2 + (1 << 32) + (1 << 208)
     True
     """
     if len(counts) != rules.kinds:
@@ -70,14 +72,32 @@ def encode(counts: Sequence[int], jokers: int, rules: MeldRules) -> int:
         if c:
             if not 0 <= c <= MAX_COUNT:
                 raise ValueError(f"count of kind {k} must be in 0..{MAX_COUNT}, got {c}")
-            packed |= c << (FIELD * k)
+            packed |= c << (FIELD * slot_of_kind(k, rules))
     return packed
 
 
 def decode(packed: int, rules: MeldRules) -> tuple[tuple[int, ...], int]:
     """Return the count array and joker count of a packed hand."""
-    counts = tuple((packed >> (FIELD * k)) & 15 for k in range(rules.kinds))
+    counts = tuple((packed >> (FIELD * slot_of_kind(k, rules))) & 15 for k in range(rules.kinds))
     return counts, packed >> joker_shift(rules)
+
+
+def slot(colour: int, number: int, rules: MeldRules) -> int:
+    """Return the slot of a face in a packed hand."""
+    return (number - 1) * rules.colours + colour
+
+
+def slot_of_kind(kind: int, rules: MeldRules) -> int:
+    """Return the slot of count-array index ``kind`` (colour × numbers + number − 1)."""
+    return slot(kind // rules.numbers, kind % rules.numbers + 1, rules)
+
+
+def by_slot(counts: Sequence[int], rules: MeldRules) -> list[int]:
+    """Return a count array reordered by slot."""
+    out = [0] * rules.kinds
+    for k, c in enumerate(counts):
+        out[slot_of_kind(k, rules)] = c
+    return out
 
 
 def _run_templates(rules: MeldRules, max_jokers: int, split: bool) -> list[Template]:
@@ -135,7 +155,7 @@ def _run_template(rules: MeldRules, colour: int, pos: list[int], holes: set[int]
             tiles.append(None)
         else:
             tiles.append((colour, number))
-            mask += 1 << (FIELD * (colour * n + number - 1))
+            mask += 1 << (FIELD * slot(colour, number, rules))
         if isinstance(rules.value, TileSum):
             value += rules.value.slot_value(number, top=p == n + 1, joker=joker)
     if isinstance(rules.value, LadderValue):
@@ -159,7 +179,6 @@ def _set_templates(rules: MeldRules, max_jokers: int) -> list[Template]:
 
 
 def _set_template(rules: MeldRules, number: int, colours: tuple[int, ...], j: int) -> Template:
-    n = rules.numbers
     missing = [c for c in range(rules.colours) if c not in colours]
     closed = len(colours) + j == rules.colours
     tiles: list[Face | None] = [(c, number) for c in colours] + [None] * j
@@ -172,7 +191,7 @@ def _set_template(rules: MeldRules, number: int, colours: tuple[int, ...], j: in
         value = v * len(colours) + jv * j
     else:
         value = rules.value.set_value(number, size=size)
-    mask = sum(1 << (FIELD * (c * n + number - 1)) for c in colours)
+    mask = sum(1 << (FIELD * slot(c, number, rules)) for c in colours)
     return _template(rules, mask, j, Meld("set", tuple(tiles), tuple(stands), value))
 
 

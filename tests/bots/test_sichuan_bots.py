@@ -8,6 +8,7 @@ from typing import Any
 
 from meldhall.bots.base import make_bot
 from meldhall.bots.sichuan import BOTS, GreedyBot, RandomBot
+from meldhall.core.engine import Action
 from meldhall.core.rng import derive
 from meldhall.games.sichuan import GAME
 from meldhall.games.sichuan.actions import DISCARDS, PASS, WIN, Declare, Discard, Pung
@@ -39,7 +40,7 @@ def test_bots_are_registered_and_choose_listed_actions() -> None:
 
 
 def test_both_bots_take_a_win() -> None:
-    legal = (WIN, *DISCARDS[:3])
+    legal: tuple[Action, ...] = (WIN, *DISCARDS[:3])
     assert RandomBot().choose({}, legal, random.Random(0)) is WIN
     state = deal(
         [

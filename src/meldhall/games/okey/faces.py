@@ -18,9 +18,6 @@ from meldhall.core.tiles import OKEY_COLOURS, OKEY_TILES
 FACES = 52
 """Number of faces (4 colours × 13 numbers)."""
 
-FALSE_JOKERS = (104, 105)
-"""Tile ids of the two false jokers."""
-
 TILE_COUNT = 106
 
 Identity = tuple[str | None, int]

@@ -257,10 +257,3 @@ def judge(counts: Sequence[int], wild: int, rules: HandRules) -> Verdict | None:
     if full_run or is_sets_runs(counts, wild, rules):
         return Verdict(SETS_RUNS, unique_identities(counts, wild, rules), full_run)
     return None
-
-
-def is_winning(counts: Sequence[int], wild: int, rules: HandRules) -> bool:
-    """Return True when 14 tiles are a winning hand under ``rules``."""
-    if rules.seven_pairs and is_seven_pairs(counts, wild):
-        return True
-    return is_sets_runs(counts, wild, rules)

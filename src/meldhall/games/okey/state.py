@@ -8,8 +8,8 @@ changing anything, so a rejected action leaves the state exactly as it was.
 Events (``Event.kind``; public data, and private data for ``Event.seat``):
 
 - ``hand_start``: hand, dealer, first_player, indicator, okey, dice, wall_count,
-  tile_counts; then one ``deal`` per seat (private: its ``hand``). The first hand's events
-  are ``start_events()``; later hands are dealt inside the ``apply`` that ends a hand.
+  tile_counts; then one ``deal`` per seat (private: its ``hand``). Hands after the first
+  are dealt inside the ``apply`` that ends the previous one.
 - ``draw`` (private: ``tile``; public: wall_count), ``take_discard`` (tile, from),
   ``discard`` (tile), ``show_indicator`` (tile, deltas, scores), ``false_claim`` (tile,
   deltas, scores; option ``false_claim = penalty(n)``).
@@ -51,6 +51,7 @@ from meldhall.games.okey.faces import (
     TOKENS,
     effective_faces,
     face_name,
+    identity_name,
     is_real_joker,
     okey_face,
 )
@@ -108,7 +109,6 @@ class OkeyState:
         self.shown_by: int | None = None
         self.dry_takes = 0
         self.must_win = False
-        self._start_events: list[Event] = []
         self._deal()
 
     # ------------------------------------------------------------ protocol basics
@@ -127,10 +127,6 @@ class OkeyState:
     def outcome(self) -> Outcome | None:
         """Return the outcome once the match is over, else None."""
         return self.outcome_value
-
-    def start_events(self) -> tuple[Event, ...]:
-        """Return the events of dealing the first hand (the state emits later deals itself)."""
-        return tuple(self._start_events)
 
     # ------------------------------------------------------------ seats and the deal
 
@@ -212,7 +208,6 @@ class OkeyState:
             for seat in range(self.n)
             if self.active[seat]
         ]
-        self._start_events = events
         return events
 
     def _deal_explicit(self) -> None:
@@ -439,7 +434,7 @@ class OkeyState:
         jokers = (
             None
             if verdict.wild_identities is None
-            else sorted(false_jokers + [f"{c or '?'}{n}" for c, n in verdict.wild_identities])
+            else sorted(false_jokers + [identity_name(i) for i in verdict.wild_identities])
         )
         revealed: list[JSON] = [None] * self.n
         revealed[seat] = _tokens(hand)
@@ -600,7 +595,6 @@ class OkeyState:
         other.moved = list(self.moved)
         other.in_hand = list(self.in_hand)
         other.dice = None if self.dice is None else list(self.dice)
-        other._start_events = list(self._start_events)
         return other
 
     def __deepcopy__(self, memo: dict[int, Any]) -> OkeyState:

@@ -8,7 +8,13 @@ from typing import Any
 from meldhall.core.engine import JSON
 from meldhall.core.errors import ParseError
 from meldhall.core.tiles import assign_copies, okey_tile, okey_tokens
-from meldhall.games.okey.faces import effective_faces, face_name, is_real_joker, okey_face
+from meldhall.games.okey.faces import (
+    effective_faces,
+    face_name,
+    identity_name,
+    is_real_joker,
+    okey_face,
+)
 from meldhall.games.okey.hand import HandRules, judge
 from meldhall.games.okey.options import OkeyOptions
 from meldhall.games.okey.scoring import hand_points, standing, win_deltas
@@ -87,7 +93,7 @@ def answer_hand(data: Mapping[str, Any], options: OkeyOptions) -> dict[str, JSON
     out: dict[str, JSON] = {"win": True, "form": verdict.form}
     if verdict.wild_identities is not None:
         false_jokers = [face_name(okey)] * sum(1 for t in hand if t >= 104)
-        out["jokers"] = false_jokers + [f"{c or '?'}{n}" for c, n in verdict.wild_identities]
+        out["jokers"] = false_jokers + [identity_name(i) for i in verdict.wild_identities]
     if discard_text:
         final = tiles[15]
         colour = indicator_text[0]

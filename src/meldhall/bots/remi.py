@@ -1,15 +1,15 @@
 """Remi bots: ``random`` and ``greedy``. They see only the observation and the legal actions.
 
 - ``random`` opens with the opening that places the most cards, melds and lays off whatever
-  it can; otherwise it draws from the stock (the top discard only when it joins a meld) and
-  discards at random among its least connected cards, so hands end the way real ones do
-  (BENCHMARKS.md).
-- ``greedy`` plays the best immediate move: it takes the top discard when that card joins a
-  meld of its hand or fits the table (once open), opens with the most cards, melds, frees
-  jokers and lays off (naturals first, the costliest first), and discards the card that helps
-  its hand least: outside the best partition of its hand (the solver's), with the fewest
-  partners, never a joker while it has another card, keeping back cards the next player could
-  lay off once open; among equals the costliest.
+  it can; otherwise it draws from the stock (the top discard when it can place it this turn;
+  before opening, half the time when it joins a meld) and discards at random among its least
+  connected cards, so hands end the way real ones do (BENCHMARKS.md).
+- ``greedy`` plays the best immediate move: it takes the top discard when it can place it this
+  turn (it fits the table, makes a new meld, or lets it open), opens with the most cards,
+  melds, frees jokers and lays off (naturals first, the costliest first), and discards the
+  card that helps its hand least: outside the best partition of its hand (the solver's), with
+  the fewest partners, never a joker while it has another card, keeping back cards the next
+  player could lay off once open; among equals the costliest.
 """
 
 from __future__ import annotations
@@ -29,11 +29,9 @@ from meldhall.games.remi.actions import (
     Open,
 )
 from meldhall.games.remi.best import meld_cards
-from meldhall.games.remi.cards import CARD_ID, FIRST_JOKER, RANK, SUIT, hand_value
-from meldhall.games.remi.hints import joins_meld, partner_counts
+from meldhall.games.remi.cards import CARD_ID, FIRST_JOKER, RANK, SUIT, face_name, hand_value
+from meldhall.games.remi.hints import joins_meld, partner_counts, worth_taking
 from meldhall.games.remi.melds import RunRules
-from meldhall.games.remi.moves import TableIndex, index_table
-from meldhall.games.remi.table import TableMeld
 
 _ID_OF = CARD_ID
 
@@ -44,7 +42,8 @@ def _open_size(action: Open) -> int:
 
 class RandomRemiBot:
     """Random among sensible moves: it opens (the most cards), melds and lays off whenever it
-    can, takes the top discard only when it joins a meld, and discards a random card among
+    can, takes the top discard when it can place it this turn (before opening: half the time
+    when it joins a meld), and discards a random card among
     those with the fewest partners in its hand (so its hands move towards melds and end).
 
     It reads the observation only to draw (its hand and the top discard); during its play it
@@ -82,7 +81,7 @@ class RandomRemiBot:
         if lays:
             return lays[rng.randrange(len(lays))]
         if legal[0] == DRAW_STOCK:
-            if DRAW_DISCARD in legal and observation and _top_joins(observation):
+            if DRAW_DISCARD in legal and observation and _top_joins(observation, rng):
                 return DRAW_DISCARD
             return DRAW_STOCK
         if not discards:
@@ -96,12 +95,14 @@ class RandomRemiBot:
         return pool[rng.randrange(len(pool))]
 
 
-def _top_joins(observation: Mapping[str, Any]) -> bool:
-    top = observation["discard_top"]
-    hand = [CARD_ID[t] for t in observation["hand"]]
-    options = observation["options"]
-    rules = RunRules(options["ace_low_allowed"], options["run_wrap"], options["ace_value_low_run"])
-    return joins_meld(CARD_ID[top], hand, rules)
+def _top_joins(observation: Mapping[str, Any], rng: random.Random) -> bool:
+    """Return True when the random bot takes the top discard: once open, when it can place
+    it this turn; before, at random half the time when it joins a meld of the hand."""
+    view = _View(observation)
+    top = CARD_ID[observation["discard_top"]]
+    if view.opened:
+        return worth_taking(top, view.hand, True, view.fits_table, view.rules, 0)
+    return len(view.hand) >= 3 and joins_meld(top, view.hand, view.rules) and rng.random() < 0.5
 
 
 class GreedyRemiBot:
@@ -160,7 +161,7 @@ class _View:
         )
         self.joker_penalty: int = options["joker_hand_penalty"]
         self.opened: bool = observation["opened"][self.seat]
-        self._table: TableIndex | None = None
+        self._accepts: set[str] | None = None
 
     def points(self, card: int) -> int:
         """Return the penalty points of a card left in hand."""
@@ -168,22 +169,17 @@ class _View:
 
     def fits_table(self, card: int) -> bool:
         """Return True when the card could be laid off on some meld of the table."""
-        if self._table is None:
-            melds = [TableMeld.from_view(m) for m in self.obs["melds"]]
-            self._table = index_table(melds, self.rules)
+        if self._accepts is None:
+            self._accepts = {a["card"] for m in self.obs["melds"] for a in m["accepts"]}
         if card >= FIRST_JOKER:
-            return bool(self._table.anywhere)
-        return (RANK[card], SUIT[card]) in self._table.places
+            return bool(self._accepts)
+        return face_name(RANK[card], SUIT[card]) in self._accepts
 
     def wants_top(self) -> bool:
-        """Return True when the top discard joins a meld of the hand or (open) fits the
-        table."""
+        """Return True when the top discard can be placed this turn (``worth_taking``)."""
         top = CARD_ID[self.obs["discard_top"]]
-        if top >= FIRST_JOKER:
-            return True
-        if self.opened and self.fits_table(top):
-            return True
-        return joins_meld(top, self.hand, self.rules)
+        minimum: int = self.obs["options"]["opening_minimum"]
+        return worth_taking(top, self.hand, self.opened, self.fits_table, self.rules, minimum)
 
     def keep_scores(self) -> dict[int, int]:
         """Return how much each hand card is worth keeping: in a meld of the best partition,

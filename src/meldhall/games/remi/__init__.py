@@ -18,8 +18,9 @@ Observation keys (``state.observation(viewer)``; ``viewer`` None is a spectator)
 - ``discard``: the whole discard pile, bottom first; ``discard_top``.
 - ``melds``: the table, one object per meld: ``id`` (the ``m<id>`` of actions), ``kind``
   ("run" | "set"), ``cards`` (runs ascending), ``jokers`` (what each joker stands for, ``6H`` or
-  ``10?``), ``value``, ``owner``, ``turn``, ``closed``; runs ``suit``, ``low``, ``high`` (ranks);
-  sets ``rank``.
+  ``10?``), ``value``, ``owner``, ``turn``, ``closed``, ``accepts`` (the natural cards it takes,
+  ``{"card": "JS", "end": "low"}``, end null for sets; a joker fits wherever it takes any);
+  runs ``suit``, ``low``, ``high`` (ranks); sets ``rank``.
 - ``opened`` (per seat), ``active`` (per seat: not eliminated), ``totals`` (penalty points).
 - ``hand_number``, ``dealer``, ``first_player``.
 - ``taken``: the card drawn from the discard pile this turn (R-D10), or None; ``must_use``: the

@@ -1,4 +1,5 @@
-"""Quick hand judgements for bots: does a card join a meld, how connected is a card.
+"""Quick hand judgements for bots: does a card join a meld, how connected is a card, is the
+top discard worth taking.
 
 >>> from meldhall.games.remi.cards import parse_card_list
 >>> hand = parse_card_list("7H 7S 9C 10C KD")
@@ -10,8 +11,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
+from meldhall.games.remi.best import best_value
 from meldhall.games.remi.cards import FIRST_JOKER, RANK, SUIT
 from meldhall.games.remi.melds import RunRules
 
@@ -82,3 +84,22 @@ _NEAR: tuple[tuple[int, ...], ...] = tuple(
     for r in range(13)
 )
 """Rank indexes (0 = ace) one or two away in a run: the ace sits below the 2 and above the K."""
+
+
+def worth_taking(
+    top: int,
+    hand: Sequence[int],
+    opened: bool,
+    fits_table: Callable[[int], bool],
+    rules: RunRules,
+    minimum: int,
+) -> bool:
+    """Return True when taking the top discard lets the hand place it this very turn (so a
+    player who keeps taking discards keeps shrinking his hand): once open, it fits the table,
+    or it makes a new meld that leaves a card in hand; before opening, the hand with it opens
+    (the most its melds are worth reaches ``minimum``)."""
+    if opened and fits_table(top):
+        return True
+    if len(hand) < 3 or not joins_meld(top, hand, rules):
+        return False
+    return opened or best_value([*hand, top], rules) >= minimum

@@ -36,7 +36,7 @@ from meldhall.games.remi.actions import (
     Open,
     RemiAction,
 )
-from meldhall.games.remi.cards import FIRST_JOKER, TOKEN, card_token, parse_card_list
+from meldhall.games.remi.cards import FIRST_JOKER, RANK, SUIT, TOKEN, card_token, parse_card_list
 from meldhall.games.remi.melds import (
     Reading,
     RunRules,
@@ -460,14 +460,21 @@ class RemiState:
         return [Event("stock_rebuilt", {"stock": len(self.stock), "rebuilds": self.rebuilds})]
 
     def _stuck(self) -> bool:
-        """Return True when nobody can ever place a card again: every player holds at most
-        two cards (too few for a new meld that leaves one in hand) and no meld on the table
-        takes any card (a dead hand, like an empty deck, R-D16)."""
+        """Return True when nobody can ever place a card again (a dead hand, like an empty
+        deck, R-D16): every player holds at most two cards, too few for a new meld that
+        leaves one in hand, and no card off the table fits a meld on it or frees a joker."""
         if any(len(h) > 2 for h, on in zip(self.hands, self.active, strict=True) if on):
             return False
         if self._table is None:
             self._table = index_table(self.melds, self.runs)
-        return not self._table.anywhere
+        faces = set(self._table.places)
+        for meld in self.melds:
+            faces.update(meld.freeing_faces(self.runs))
+        for place in (*self.hands, self.stock, self.discard):
+            for c in place:
+                if self._table.anywhere if c >= FIRST_JOKER else (RANK[c], SUIT[c]) in faces:
+                    return False
+        return True
 
     def _end_hand(self, closer: int | None, kalooki: bool) -> list[Event]:
         seats = [s for s in range(self.n) if self.active[s]]

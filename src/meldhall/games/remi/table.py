@@ -11,7 +11,15 @@ from collections.abc import Sequence
 from typing import Any
 
 from meldhall.core.tiles import RANKS, SUITS
-from meldhall.games.remi.cards import CARD_ID, FIRST_JOKER, RANK, RANK_VALUE, SUIT, TOKEN
+from meldhall.games.remi.cards import (
+    CARD_ID,
+    FIRST_JOKER,
+    RANK,
+    RANK_VALUE,
+    SUIT,
+    TOKEN,
+    face_name,
+)
 from meldhall.games.remi.melds import (
     MeldKind,
     Reading,
@@ -125,6 +133,18 @@ class TableMeld:
         else:
             self.cards.append(card)
 
+    def places(self, rules: RunRules) -> list[tuple[str | None, int, int]]:
+        """Return every natural card the meld takes as ``(end, rank, suit)``: per open end of
+        a run, per missing suit of a 3-card set."""
+        out: list[tuple[str | None, int, int]] = []
+        for end, rank, suit in self.wanted(rules):
+            if suit >= 0:
+                out.append((end, rank, suit))
+                continue
+            taken = natural_suits(self.cards)
+            out += [(end, rank, s) for s in range(4) if not taken >> s & 1]
+        return out
+
     def wanted(self, rules: RunRules) -> list[tuple[str | None, int, int]]:
         """Return where a card can be laid off: ``(end, rank, suit)`` per open place, suit -1
         for a set's missing suits (any of them); a joker fits every place."""
@@ -171,6 +191,20 @@ class TableMeld:
             return "EXCHANGE_NEEDS_BOTH"
         return None if len(give) == 1 else "WRONG_CARD"
 
+    def freeing_faces(self, rules: RunRules) -> list[tuple[int, int]]:
+        """Return the faces ``(rank, suit)`` that take part in freeing one of the meld's
+        jokers: the card a run joker stands for, the missing suits of an open set."""
+        if self.kind == "run":
+            return [
+                (run_rank(self.lo, i, rules.wrap), self.suit)
+                for i, c in enumerate(self.cards)
+                if c >= FIRST_JOKER
+            ]
+        if self.closed or len(self.cards) != 3 or not self.jokers():
+            return []
+        taken = natural_suits(self.cards)
+        return [(self.rank, s) for s in range(4) if not taken >> s & 1]
+
     def exchange(self, give: Sequence[int], take: int) -> None:
         """Put ``give`` in place of the joker ``take`` (already checked)."""
         self.view = None
@@ -200,6 +234,7 @@ class TableMeld:
             "owner": self.owner,
             "turn": self.turn,
             "closed": self.closed,
+            "accepts": [{"card": face_name(r, s), "end": end} for end, r, s in self.places(rules)],
         }
         if self.kind == "run":
             out["suit"] = SUITS[self.suit]

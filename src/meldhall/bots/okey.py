@@ -79,6 +79,29 @@ def _win_value(hand: Sequence[int], tile: int, rules: HandRules, colour: str) ->
     return hand_points(form, joker, colour, PRESET)
 
 
+def _neighbours(
+    wrap: bool,
+) -> tuple[tuple[tuple[int, ...], tuple[tuple[int, float, int], ...]], ...]:
+    """Return per face: the faces of the same number in the other colours, and the run
+    neighbours within two positions as (face, weight, bit)."""
+    out = []
+    for face in range(52):
+        colour, index = divmod(face, 13)
+        partners = tuple(c * 13 + index for c in range(4) if c != colour)
+        near = []
+        for bit, delta, weight in ((1, -2, 1.5), (2, -1, 3.0), (4, 1, 3.0), (8, 2, 1.5)):
+            number = index + 1 + delta
+            if wrap and number == 14:
+                number = 1
+            if 1 <= number <= 13:
+                near.append((colour * 13 + number - 1, weight, bit))
+        out.append((partners, tuple(near)))
+    return tuple(out)
+
+
+_NEIGHBOURS = {wrap: _neighbours(wrap) for wrap in (True, False)}
+
+
 def usefulness(hand: Sequence[int], okey: int, wrap: bool = True) -> dict[int, float]:
     """Return a score per tile of ``hand``: how much it helps towards sets, runs or pairs
     (real jokers score highest)."""
@@ -91,26 +114,21 @@ def usefulness(hand: Sequence[int], okey: int, wrap: bool = True) -> dict[int, f
             face = okey if t >= 104 else t >> 1
             counts[face] = counts.get(face, 0) + 1
     chase_pairs = sum(n // 2 for n in counts.values()) + wild >= 5
+    pair_bonus, single_malus = (6.0, -2.0) if chase_pairs else (0.5, 0.0)
+    table = _NEIGHBOURS[wrap]
     face_score: dict[int, float] = {}
     for face, n in counts.items():
-        colour, index = divmod(face, 13)
-        others = sum(1 for c in range(4) if c != colour and c * 13 + index in counts)
+        partners, near = table[face]
+        others = (partners[0] in counts) + (partners[1] in counts) + (partners[2] in counts)
         score = 2.0 * others + (4.0 if others >= 2 else 0.0)
-        near = 0
-        for bit, delta, weight in ((1, -2, 1.5), (2, -1, 3.0), (4, 1, 3.0), (8, 2, 1.5)):
-            number = index + 1 + delta
-            if wrap and number == 14:
-                number = 1
-            if 1 <= number <= 13 and colour * 13 + number - 1 in counts:
+        bits = 0
+        for other, weight, bit in near:
+            if other in counts:
                 score += weight
-                near |= bit
-        if near & 6 == 6 or near & 12 == 12 or near & 3 == 3:
+                bits |= bit
+        if bits & 6 == 6 or bits & 12 == 12 or bits & 3 == 3:
             score += 4.0
-        if n >= 2:
-            score += 6.0 if chase_pairs else 0.5
-        elif chase_pairs:
-            score -= 2.0
-        face_score[face] = score
+        face_score[face] = score + (pair_bonus if n >= 2 else single_malus)
     return {
         t: 1000.0 if t < 104 and t >> 1 == okey else face_score[okey if t >= 104 else t >> 1]
         for t in hand
@@ -140,7 +158,7 @@ class GreedyOkeyBot:
             colour = str(observation["indicator"])[0]
             return max(wins, key=lambda a: (_win_value(hand, a.tile, rules, colour), -a.tile))
         if discards:
-            return self._discard(observation, hand, rules.okey, discards, rng)
+            return self._discard(observation, hand, rules, discards, rng)
         return self._take_or_draw(observation, hand, rules, legal)
 
     def _take_or_draw(
@@ -167,25 +185,26 @@ class GreedyOkeyBot:
             return True
         if tile < 104 and tile >> 1 == rules.okey:
             return True
-        scores = usefulness(grown, rules.okey)
+        scores = usefulness(grown, rules.okey, rules.wrap)
         return scores[tile] >= 7.0 and scores[tile] > min(scores.values())
 
     @staticmethod
     def _discard(
         observation: Mapping[str, JSON],
         hand: list[int],
-        okey: int,
+        rules: HandRules,
         discards: list[Action],
         rng: random.Random,
     ) -> Action:
-        scores = usefulness(hand, okey)
+        scores = usefulness(hand, rules.okey, rules.wrap)
         safe = _next_players_faces(observation)
         best: list[Action] = []
         low = float("inf")
         for action in discards:
             assert isinstance(action, Discard)
             t = action.tile
-            value = scores[t] - (0.75 if (okey if t >= 104 else t >> 1) in safe else 0.0)
+            face = rules.okey if t >= 104 else t >> 1
+            value = scores[t] - (0.75 if face in safe else 0.0)
             if value < low - 1e-9:
                 low, best = value, [action]
             elif abs(value - low) < 1e-9:

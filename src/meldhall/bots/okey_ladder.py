@@ -252,23 +252,28 @@ class RandomBot:
         return safe[rng.randrange(len(safe))]
 
 
-def _usefulness(tile: int, hand: Sequence[int], eff: Sequence[int]) -> float:
-    """Return how much a tile helps the rest of the hand towards combinations."""
-    f = eff[tile]
-    if f == WILD:
-        return 100.0
-    score = number_of(f) / 100
-    for other in hand:
-        g = eff[other]
-        if other == tile or g == WILD:
+def _usefulness(hand: Sequence[int], eff: Sequence[int]) -> dict[int, float]:
+    """Return how much each tile helps the rest of the hand towards combinations: copies
+    of its face, neighbours of its colour within two, its number in other colours."""
+    counts: dict[int, int] = {}
+    for t in hand:
+        counts[eff[t]] = counts.get(eff[t], 0) + 1
+    out: dict[int, float] = {}
+    for t in hand:
+        f = eff[t]
+        if f == WILD:
+            out[t] = 100.0
             continue
-        if g == f:
-            score += 1.5
-        elif colour_of(g) == colour_of(f) and abs(number_of(g) - number_of(f)) <= 2:
-            score += 1.0 if abs(number_of(g) - number_of(f)) == 1 else 0.6
-        elif number_of(g) == number_of(f):
-            score += 1.0
-    return score
+        colour, number = colour_of(f), number_of(f)
+        score = number / 100 + 1.5 * (counts[f] - 1)
+        for d, weight in ((-2, 0.6), (-1, 1.0), (1, 1.0), (2, 0.6)):
+            if 1 <= number + d <= 13:
+                score += weight * counts.get(f + d, 0)
+        for c in range(4):
+            if c != colour:
+                score += counts.get(c * 13 + number - 1, 0)
+        out[t] = score
+    return out
 
 
 class GreedyBot:
@@ -317,16 +322,24 @@ class GreedyBot:
         tile = ID_OF[pile[-1]]
         hand = [*ids(obs["hand"]), tile]
         opened = obs["opened"][obs["seat"]]
+        eff, okey = jokers.eff, jokers.okey
         if opened == "none":
             for pairs, need in ((False, obs["need"]), (True, obs["pairs_need"])):
-                melds = meld_actions(hand, jokers.eff, jokers.okey, not pairs, pairs, len(hand) - 1)
+                melds = meld_actions(hand, eff, okey, not pairs, pairs, len(hand) - 1)
                 if tile not in {t for m in melds for t in m.tiles}:
                     continue
-                bound = opening_bound(melds, jokers.eff, jokers.okey)[1 if pairs else 0]
-                if bound < need:
+                k = 1 if pairs else 0
+                if opening_bound(melds, eff, okey)[k] < need:
                     continue
-                opening = best_opening(hand, jokers, pairs)
-                if opening.value >= need and any(tile in m.tiles for m in opening.melds):
+                tag = ("pairs", okey) if pairs else ("series",)
+                values = [meld_value(m, eff, okey) for m in melds]
+                if best_from_melds(melds, values, eff, tag=tag, least=need).value < need:
+                    continue
+                rest = [(m, v) for m, v in zip(melds, values, strict=True) if tile not in m.tiles]
+                without = best_from_melds(
+                    [m for m, _ in rest], [v for _, v in rest], eff, tag=tag, least=need
+                )
+                if without.value < need:
                     return True
             return False
         series = opened == "series"
@@ -370,8 +383,8 @@ class GreedyBot:
         if len(discards) == 1:
             return discards[0]
         safe = _safe_discards(obs, legal, jokers)
-        hand = ids(obs["hand"])
-        return min(safe, key=lambda d: (_usefulness(d.tile, hand, jokers.eff), d.tile))
+        use = _usefulness(ids(obs["hand"]), jokers.eff)
+        return min(safe, key=lambda d: (use[d.tile], d.tile))
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}

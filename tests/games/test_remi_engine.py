@@ -170,6 +170,24 @@ def test_a_hand_nobody_can_finish_is_dead() -> None:
     assert over.public["dead"] is True and over.public["penalties"] == [0, 0]
 
 
+LOCKED_TABLE = [
+    ("AS 2S 3S 4S", 0),
+    ("5S 5H 5D 5C", 1),
+    ("JK 9C 9D 9S", 0),
+    ("JK 10C 10D 10S", 1),
+]
+"""Melds whose only open place (5S above the spade run) no card off the table fits once
+the second set of fives is down too, with both jokers locked in closed sets."""
+
+
+@pytest.mark.parametrize("fives_down", [True, False])
+def test_a_hand_whose_places_no_free_card_fits_is_dead(fives_down: bool) -> None:
+    melds = [*LOCKED_TABLE, ("5S 5H 5D 5C" if fives_down else "5H 5D 5C", 0)]
+    state = position(hands=["KD 7C", "8C"], discard="4C", melds=melds, phase="play")
+    events = play(state, 0, "DISCARD KD")
+    assert ("hand_over" in kinds(events)) is fives_down
+
+
 def test_hand_size_jokers_and_players_options() -> None:
     state = GAME.new_state(GAME.options({"hand_size": 15, "jokers": 4, "players": 6}), 6, b"x")
     view = state.observation(None)

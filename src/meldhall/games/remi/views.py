@@ -9,11 +9,12 @@ hidden until a hand ends.
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from meldhall.core.errors import EngineBug
 from meldhall.games.remi.cards import TOKEN, card_token
-from meldhall.games.remi.melds import run_start, set_rank
+from meldhall.games.remi.melds import RunRules, run_start, set_rank
 from meldhall.games.remi.table import TableMeld
 
 if TYPE_CHECKING:
@@ -129,11 +130,19 @@ def check_state(state: RemiState) -> None:
         raise EngineBug("remi: the card that must be used is not in hand")
 
 
+@lru_cache(maxsize=1 << 16)
+def _recorded_right(
+    kind: str, cards: tuple[int, ...], suit: int, lo: int, rank: int, runs: RunRules
+) -> bool:
+    """Return True when the cards make the meld recorded as ``kind``, ``suit``/``lo`` (run) or
+    ``rank`` (set)."""
+    if kind == "run":
+        start = run_start(cards, runs)
+        return start is not None and start[0] == suit and (start[1] - lo) % 13 == 0
+    return set_rank(cards) == rank
+
+
 def _check_meld(state: RemiState, index: int, meld: TableMeld) -> None:
-    if meld.kind == "run":
-        start = run_start(meld.cards, state.runs)
-        ok = start is not None and start[0] == meld.suit and (start[1] - meld.lo) % 13 == 0
-    else:
-        ok = set_rank(meld.cards) == meld.rank
+    ok = _recorded_right(meld.kind, tuple(meld.cards), meld.suit, meld.lo, meld.rank, state.runs)
     if not ok or not state.opened[meld.owner]:
         raise EngineBug(f"remi: meld m{index} {_tokens(meld.cards)} is not as recorded")

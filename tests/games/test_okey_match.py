@@ -75,6 +75,9 @@ def test_okey_colour_double_doubles_win_points_not_the_show() -> None:
     assert state.scores == [20, 19, 19, 19]
     result = hand_over(state.apply(0, DiscardWin(tid("K2b"))))
     assert result["points"] == 4 and state.scores == [20, 15, 15, 15]
+    assert state.observation(2)["score_sheet"] == [
+        {"hand": 1, "deltas": [0, -5, -5, -5], "scores": [20, 15, 15, 15]}
+    ]
     _, blue = win_first(explicit_options("B2a", {0: C1 + " B5a"}), "B5a", colour_double=True)
     assert blue["points"] == 2
 
@@ -224,6 +227,7 @@ def test_okey_observation_keys_and_own_hand() -> None:
         "can_show",
         "shown_by",
         "last_hand",
+        "score_sheet",
         "over",
         "outcome",
         "rules",

@@ -86,6 +86,8 @@ class OkeyState:
         self.hand_no = 0
         self.dealer = 0
         self.last_result: dict[str, JSON] | None = None
+        self.sheet: list[dict[str, JSON]] = []
+        """The score sheet: per finished hand its score changes (shows included) and scores."""
         self.outcome_value: Outcome | None = None
         self._version = 0
         self._wins_cache: tuple[int, tuple[int, ...]] = (-1, ())
@@ -499,6 +501,11 @@ class OkeyState:
             "eliminated": eliminated,
         }
         self.last_result = public
+        totals = [0] * self.n
+        for hand, s, d, _ in self.score_lines:
+            if hand == self.hand_no:
+                totals[s] += d
+        self.sheet.append({"hand": self.hand_no, "deltas": totals, "scores": list(self.scores)})
         events = [Event("hand_over", public)]
         stand = standing(
             self.scores,
@@ -547,6 +554,7 @@ class OkeyState:
             "must_win": self.must_win,
             "score_lines": [list(line) for line in self.score_lines],
             "last_result": self.last_result,
+            "sheet": list(self.sheet),
             "outcome": None if self.outcome_value is None else self.outcome_value.to_json(),
         }
 
@@ -587,6 +595,7 @@ class OkeyState:
         other.active = list(self.active)
         other.out_after = list(self.out_after)
         other.score_lines = list(self.score_lines)
+        other.sheet = list(self.sheet)
         other.hands = [list(h) for h in self.hands]
         other.wall = list(self.wall)
         other.piles = [list(p) for p in self.piles]

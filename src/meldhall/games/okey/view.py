@@ -26,6 +26,8 @@ Keys (all JSON):
   showed it this hand, or None.
 - ``last_hand``: the public data of the last ``hand_over`` event (winner, final discard, the
   winner's 14 tiles under ``hands``, form, jokers, points, settlement lines, deltas, scores).
+- ``score_sheet``: one row per finished hand: ``{"hand", "deltas", "scores"}`` (deltas per
+  seat over the whole hand, indicator shows and false-claim penalties included).
 - ``over``: the match has ended; ``outcome``: the outcome JSON once it has, else None.
 - ``rules``: every option of okey.md 11 by its spec name (explicit deal data left out).
 """
@@ -96,6 +98,7 @@ def observation_of(state: OkeyState, viewer: Seat | None) -> dict[str, JSON]:
         "can_show": seated and viewer is not None and state.can_show(viewer),
         "shown_by": state.shown_by,
         "last_hand": state.last_result,
+        "score_sheet": list(state.sheet),
         "over": over,
         "outcome": None if state.outcome_value is None else state.outcome_value.to_json(),
         "rules": public_rules(options),

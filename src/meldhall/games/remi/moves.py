@@ -38,6 +38,7 @@ def openings(candidates: Sequence[Candidate], need: int, hand_size: int) -> list
     count = len(candidates)
 
     def grow(start: int, mask: int, cards: int, value: int) -> None:
+        """Add every opening that extends ``chosen`` with candidates from ``start`` on."""
         for i in range(start, count):
             c = candidates[i]
             if c.mask & mask:
@@ -88,7 +89,7 @@ def index_table(melds: Sequence[TableMeld], runs: RunRules) -> TableIndex:
             for s in range(4):
                 if not taken >> s & 1:
                     places.setdefault((rank, s), []).append((index, end))
-    with_jokers = [i for i, m in enumerate(melds) if m.jokers()]
+    with_jokers = [i for i, m in enumerate(melds) if max(m.cards) >= FIRST_JOKER]
     return TableIndex(places, anywhere, with_jokers)
 
 

@@ -342,3 +342,67 @@ def test_okey_random_play_keeps_invariants_and_replays(seed: int, raw: dict[str,
     for viewer in [*range(options.players), None]:
         obs = state.observation(viewer)
         assert json.loads(json.dumps(obs)) == obs
+
+
+# ---------------------------------------------------------------- vector questions
+
+
+def test_okey_vector_answers_beyond_the_files() -> None:
+    score = GAME.answer_vector(
+        "score",
+        {"scores": [5, 5, 5, 5], "winner": 0, "form": "seven_pairs", "joker_discard": True},
+        GAME.options({"partnership": True}),
+    )
+    assert score == {
+        "scores": [5, -3, 5, -3],
+        "match_over": True,
+        "ranks": [1, 3, 1, 3],
+        "winners": [0, 2],
+    }
+    doubled = GAME.answer_vector(
+        "score",
+        {
+            "scores": [20] * 4,
+            "winner": 1,
+            "form": "sets_runs",
+            "joker_discard": False,
+            "indicator": "R3",
+        },
+        GAME.options({"colour_double": True}),
+    )
+    assert doubled["scores"] == [16, 20, 16, 16] and doubled["winners"] == []
+    hand = GAME.answer_vector(
+        "hand",
+        {
+            "indicator": "K2",
+            "tiles": C1.replace("a", "").replace("b", ""),
+            "final_discard": "B5",
+            "winner": 2,
+        },
+        GAME.options({"players": 3}),
+    )
+    assert hand["deltas"] == [-2, -2, 0] and hand["jokers"] == []
+
+
+def test_okey_vector_input_errors_are_named() -> None:
+    import pytest
+
+    from meldhall.core.errors import ParseError
+
+    bad = [
+        ("hand", {"indicator": "K2", "tiles": "R1 R2"}, "14 tiles"),
+        ("hand", {"indicator": "J", "tiles": C1}, "numbered"),
+        ("hand", {"indicator": "K2", "tiles": C1.replace("R1a", "R1*")}, "real joker"),
+        ("hand", {"indicator": "K2", "tiles": C1, "extra": 1}, "unknown input"),
+        ("score", {"scores": [1, 2], "winner": None}, "'scores'"),
+        ("meld", {}, "kind"),
+    ]
+    for kind, data, message in bad:
+        with pytest.raises(ParseError, match=message):
+            GAME.answer_vector(kind, data, GAME.options())
+    with pytest.raises(ParseError, match="colour_double"):
+        GAME.answer_vector(
+            "score",
+            {"scores": [20] * 4, "winner": 1, "form": "sets_runs", "joker_discard": False},
+            GAME.options({"colour_double": True}),
+        )

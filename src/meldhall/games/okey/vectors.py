@@ -119,6 +119,8 @@ def answer_score(data: Mapping[str, Any], options: OkeyOptions) -> dict[str, JSO
         if form not in ("sets_runs", "seven_pairs"):
             raise ParseError(f"okey vector: 'form' is sets_runs or seven_pairs, not {form!r}")
         joker = _require(data, "joker_discard", bool)
+        if options.colour_double and "indicator" not in data:
+            raise ParseError("okey vector: option colour_double needs the input 'indicator'")
         indicator = data.get("indicator", "B1")
         if not isinstance(indicator, str) or indicator[:1] not in ("R", "Y", "B", "K"):
             raise ParseError(f"okey vector: 'indicator' must be a tile token, not {indicator!r}")

@@ -340,3 +340,19 @@ def test_run_limit_group_full_and_pairs_take_nothing() -> None:
     rejects(s, A, "layoff R12a 4 high", "INVALID_COMBINATION")
     act(s, A, "layoff B13a 2 high")
     rejects(s, A, "layoff R4a 2 high", "RUN_LIMIT")
+
+
+def test_an_unused_taken_tile_is_no_tile_to_discard() -> None:
+    s = build_position(
+        indicator="B2",
+        racks=["K6", "B1 B5", "Y5 Y6", "K3 K12"],
+        table=[(A, "run", "K7 K8 K9")],
+        opened=["series", "none", "none", "none"],
+        phase="take",
+        piles=["", "", "", "R10"],
+    )
+    act(s, A, "take")
+    rejects(s, A, "layoff K6a 1 low", "MUST_KEEP_DISCARD_TILE")
+    act(s, A, "return")
+    act(s, A, "draw")
+    act(s, A, "layoff K6a 1 low")

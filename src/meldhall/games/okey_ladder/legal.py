@@ -261,14 +261,14 @@ def _replacements(state: LadderState, rack: list[int], out: list[Any]) -> None:
 
 def _gifts(state: LadderState, seat: int, rack: list[int], out: list[Any]) -> None:
     limit = state.options.pairs_per_turn_limit
-    if len(rack) <= 2 or (limit is not None and state.pairs_given >= limit):
+    if limit is not None and state.pairs_given >= limit:
         return
     recipients = [s for s in range(4) if s != seat and state.opened[s] == PAIRS]
     if not recipients:
         return
     pairs = meld_actions(rack, state.jokers.eff, state.jokers.okey, False, True, 2)
     for to in recipients:
-        out.extend(GivePair(to, m.tiles) for m in pairs)
+        out.extend(GivePair(to, m.tiles) for m in pairs if state.keeps_discard(seat, m.tiles))
 
 
 def _discards(state: LadderState, seat: int, rack: list[int], out: list[Any]) -> None:
@@ -306,14 +306,16 @@ def actions(state: LadderState) -> tuple[Any, ...]:
         pairs = kind in (NONE, PAIRS)
     else:
         series, pairs = status == SERIES, status == PAIRS
+    taken = state.taken if state.taken in rack else -1
     limit = len(rack) - 1
     out.extend(
         m
         for m in rack_melds(state, seat)
-        if len(m.tiles) <= limit and (pairs if m.kind == PAIR else series)
+        if (pairs if m.kind == PAIR else series)
+        and len(m.tiles) <= limit - (taken >= 0 and taken not in m.tiles)
     )
     if state.may_work_table(seat):
-        if len(rack) >= 2:
+        if len(rack) >= (3 if state.taken in rack else 2):
             _layoffs(state, rack, out)
         _replacements(state, rack, out)
         if state.effective_status(seat) == SERIES:

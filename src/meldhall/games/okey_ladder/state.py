@@ -179,6 +179,15 @@ class LadderState:
             self._table_view = view
         return view[1], view[2], view[3]
 
+    def keeps_discard(self, seat: int, tiles: Iterable[int]) -> bool:
+        """Return True when laying ``tiles`` leaves ``seat`` a tile it may discard: one
+        besides an unused taken tile, which cannot be discarded (8: no action may leave the
+        player without a tile to discard)."""
+        laid = set(tiles)
+        rack = self.racks[seat]
+        blocked = self.taken if self.taken in rack and self.taken not in laid else -1
+        return any(t not in laid and t != blocked for t in rack)
+
     def fits(self, tile: int, skip: Iterable[int] = ()) -> bool:
         """Return True when ``tile`` fits a run end or a set's missing colour on the table
         (10.1), ignoring combinations ``skip``; real jokers never count here."""
@@ -209,8 +218,6 @@ class LadderState:
         events: list[Event] = []
         handler(self, seat, action, events)
         self.version += 1
-        if handler not in _QUIET:
-            self.table_version += 1
         return tuple(events)
 
     def _need_phase(self, seat: int, action: object, *phases: str) -> None:
@@ -270,6 +277,7 @@ class LadderState:
         events.append(Event("recall", {"combos": returned}, seat))
 
     def _return_provisional(self, seat: int) -> list[int]:
+        self.table_version += 1
         rack = self.racks[seat]
         cids = self.provisional
         for cid in cids:
@@ -295,7 +303,7 @@ class LadderState:
         start = shape(kind, tiles, self.jokers.eff, self.jokers.okey)
         if start < 0:
             raise _illegal("INVALID_COMBINATION", seat, action, f"not a {KIND_NAMES[kind]}")
-        if len(tiles) >= len(self.racks[seat]):
+        if not self.keeps_discard(seat, tiles):
             raise _illegal("MUST_KEEP_DISCARD_TILE", seat, action, "keep a tile to discard")
         combo = self._new_combo(seat, seat, kind, tiles, start, provisional=status == NONE)
         if status == NONE:
@@ -313,6 +321,7 @@ class LadderState:
                 self.jokers_placed.add(t)
         combo = Combo(self.next_cid, owner, kind, tiles, start, provisional)
         self.combos[combo.cid] = combo
+        self.table_version += 1
         self.next_cid += 1
         return combo
 
@@ -379,13 +388,14 @@ class LadderState:
                 ok = number_of(f) == number and not mask & (1 << colour_of(f))
             if not ok:
                 raise _illegal("INVALID_COMBINATION", seat, action, "the tile does not fit")
-        if len(self.racks[seat]) < 2:
+        if not self.keeps_discard(seat, (action.tile,)):
             raise _illegal("MUST_KEEP_DISCARD_TILE", seat, action, "keep a tile to discard")
         return combo, number
 
     def _layoff(self, seat: int, action: LayOff, events: list[Event]) -> None:
         combo, number = self.layoff_check(seat, action)
         self._settle_early(seat, events)
+        self.table_version += 1
         tile = action.tile
         self.racks[seat].remove(tile)
         if action.end == LOW:
@@ -464,6 +474,7 @@ class LadderState:
     def _replace(self, seat: int, action: ReplaceJoker, events: list[Event]) -> None:
         combo, slot = self.replace_check(seat, action)
         self._settle_early(seat, events)
+        self.table_version += 1
         number = combo.joker_number(slot)
         rack = self.racks[seat]
         for t in action.tiles:
@@ -506,7 +517,7 @@ class LadderState:
         limit = self.options.pairs_per_turn_limit
         if limit is not None and self.pairs_given >= limit:
             raise _illegal("PAIRS_PER_TURN_LIMIT", seat, action, f"at most {limit} pairs a turn")
-        if len(self.racks[seat]) <= 2:
+        if not self.keeps_discard(seat, tiles):
             raise _illegal("MUST_KEEP_DISCARD_TILE", seat, action, "keep a tile to discard")
         return face
 
@@ -530,6 +541,7 @@ class LadderState:
         events.append(Event("penalty", {"amount": amount, "reason": reason}, seat))
 
     def _open(self, seat: int, events: list[Event]) -> None:
+        self.table_version += 1
         kind = self.prov_kind
         value = self.provisional_value()
         for cid in self.provisional:
@@ -648,6 +660,7 @@ class LadderState:
         self.wall = list(reversed(deal.wall))
         self.piles = [[] for _ in range(SEATS)]
         self.combos = {}
+        self.table_version += 1
         self.next_cid = 1
         self.opened = [NONE] * SEATS
         self.opened_turn = [0] * SEATS
@@ -901,9 +914,6 @@ class LadderState:
         if self.taken >= 0 and self.taken in seen[: 1 + len(self.wall)]:
             raise EngineBug("okey-ladder: the taken tile is in the centre")
 
-
-_QUIET = (LadderState._draw, LadderState._take, LadderState._return)
-"""Handlers that never change the table."""
 
 _HANDLERS: dict[type, Any] = {
     Draw: LadderState._draw,

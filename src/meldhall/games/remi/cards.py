@@ -44,11 +44,6 @@ RANK_VALUE: tuple[int, ...] = (0, 11, 2, 3, 4, 5, 6, 7, 8, 9, 10, 10, 10, 10)
 """Value of a rank 1..13 (index 0 unused): A 11, 2..10 face, J/Q/K 10 (R-D1, R-D3)."""
 
 
-def is_joker(card_id: int) -> bool:
-    """Return True for a joker id."""
-    return card_id >= FIRST_JOKER
-
-
 def card_token(card_id: int) -> str:
     """Return the token of a card id with its pack: ``7H#2``."""
     return TOKEN[card_id]
@@ -106,11 +101,6 @@ def parse_card_list(text: str | Sequence[str], jokers: int = 2) -> list[int]:
         assert isinstance(rank, int) and isinstance(suit, str)
         out.append(SUITS.index(suit) * 26 + (rank - 1) * 2 + copy)
     return out
-
-
-def parse_one_card(text: str, jokers: int = 2) -> int:
-    """Return the card id of one token (no ``#``: the first copy)."""
-    return parse_card_list([text], jokers)[0]
 
 
 def hand_value(card_id: int, joker_penalty: int) -> int:

@@ -5,6 +5,7 @@ is: a run (suit and start position) or a set (rank). Rank positions of a run are
 is 1 low or 14 high, R-D2); with the option ``run_wrap`` they go round (K-A-2). Every valid meld
 holds at least one natural card (R-D7).
 
+>>> from meldhall.games.remi.cards import parse_card_list
 >>> rules = RunRules()
 >>> [r.kind for r in readings(parse_card_list("10H JK JK"), rules)]
 ['run', 'set']
@@ -27,7 +28,6 @@ from meldhall.games.remi.cards import (
     RANK_VALUE,
     SUIT,
     face_name,
-    parse_card_list,
     parse_identity,
 )
 from meldhall.games.remi.options import RemiOptions
@@ -397,19 +397,3 @@ def _emit_run(
                     for i in range(len(ranks)):
                         built.append(next(jok) if i in wild else next(nat))
                     out.append(Candidate(tuple(built), reading, declare, _mask(built)))
-
-
-def parse_meld_text(text: str, jokers: int = 2) -> tuple[list[int], list[str | None]]:
-    """Return the card ids and joker declarations of a meld written ``5H JK=6H 7H``.
-
-    >>> parse_meld_text("5H JK=6H 7H")
-    ([34, 104, 38], ['6H'])
-    """
-    tokens: list[str] = []
-    declare: list[str | None] = []
-    for word in text.split():
-        token, sep, said = word.partition("=")
-        tokens.append(token)
-        if token.startswith("JK"):
-            declare.append(said if sep else None)
-    return parse_card_list(tokens, jokers), declare

@@ -12,7 +12,6 @@ from typing import Any
 
 from meldhall.core.tiles import RANKS, SUITS
 from meldhall.games.remi.cards import (
-    CARD_ID,
     FIRST_JOKER,
     RANK,
     RANK_VALUE,
@@ -49,16 +48,6 @@ class TableMeld:
         self.owner = owner
         self.turn = turn
         self.view: dict[str, Any] | None = None
-
-    @classmethod
-    def from_view(cls, view: dict[str, Any]) -> TableMeld:
-        """Return the meld described by its public view (``to_json``): what bots rebuild."""
-        cards = [CARD_ID[t] for t in view["cards"]]
-        if view["kind"] == "run":
-            reading = Reading("run", 0, SUITS.index(view["suit"]), RANKS.index(view["low"]) + 1, 0)
-        else:
-            reading = Reading("set", RANKS.index(view["rank"]) + 1, -1, 0, 0)
-        return cls(view["kind"], cards, reading, view["owner"], view["turn"])
 
     def copy(self) -> TableMeld:
         """Return an independent copy."""

@@ -107,7 +107,8 @@ def print_results(
     Console().print(table)
     summarize = getattr(game, "summarize", None)
     if callable(summarize):
-        for line in summarize([r.outcome for r in runs if r.outcome is not None]):
+        outcomes = [r.outcome for r in runs if r.outcome is not None]
+        for line in summarize(outcomes, game.options(parse_option_args(args.option))):
             print(line)
     hands = sum(r.hands for r in runs)
     actions = sum(r.actions for r in runs)

@@ -138,7 +138,7 @@ class Bot(Protocol):
 class Game(Protocol):
     """The static facts and entry points of one game; each game module exposes ``GAME``.
 
-    Optional: ``summarize(outcomes: Sequence[Outcome]) -> list[str]``, lines that
+    Optional: ``summarize(outcomes: Sequence[Outcome], options) -> list[str]``, lines that
     ``meldhall simulate`` prints after its table (e.g. the okey-cards reward tiers).
     """
 

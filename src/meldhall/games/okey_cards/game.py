@@ -104,7 +104,7 @@ class OkeyCardsGame:
             out["same_colour"] = combo.same_colour
         return out
 
-    def summarize(self, outcomes: Sequence[Outcome]) -> list[str]:
+    def summarize(self, outcomes: Sequence[Outcome], options: OkeyCardsOptions) -> list[str]:
         """Return the lines ``meldhall simulate`` prints after its table: the share of games
-        reaching each reward tier (default thresholds 300 and 400)."""
-        return [reward_line([o.scores[0] for o in outcomes])]
+        reaching each reward tier under the options' thresholds."""
+        return [reward_line([o.scores[0] for o in outcomes], options.reward_thresholds)]

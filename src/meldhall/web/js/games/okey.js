@@ -1,0 +1,161 @@
+// Classic Okey (okey.md): the rack, the wall and indicator in the centre, each seat's
+// discard pile to its right, no melds on the table until a player shows a winning hand.
+import { el, t, fmt } from '../i18n.js';
+import { Rack } from '../ui/rack.js';
+import { faceOf, pieceEl } from '../ui/tiles.js';
+import { button, pieceRow } from '../ui/parts.js';
+import { skeleton, opponents, myPanel, remember } from '../ui/layout.js';
+import { discardCorner, sortButtons, handRows, settlementList, wallStack, setStatus } from '../ui/okeyparts.js';
+
+export function createView(ctx) {
+  const areas = skeleton(ctx.board);
+  let rack = null;
+  let obs = null;
+  let prevHand = [];
+  const bottom = { bl: el('div', { cls: 'corner' }), wrap: el('div', { cls: 'rack-wrap' }), br: el('div', { cls: 'corner' }) };
+  const actionBar = el('div', { cls: 'action-bar' });
+
+  function reset() {
+    rack = null;
+    prevHand = [];
+  }
+
+  function ensureRack() {
+    if (rack) return rack;
+    rack = new Rack({
+      family: 'okey',
+      rows: 2,
+      cols: 15,
+      storeKey: `meldhall.rack.${ctx.matchId}`,
+      isJoker: (tok) => obs && faceOf(tok) === obs.okey,
+      onSelect: () => actions(),
+      onDrop: (tok, zone) => drop(tok, zone),
+      onKey: (what, tok) => {
+        if (what === 'discard') discard(tok);
+        if (what === 'face-down') ctx.toast(t('okey.face_down'));
+      },
+    });
+    return rack;
+  }
+
+  function render(m) {
+    obs = m.observation;
+    const r = ensureRack();
+    const hand = obs.hand || [];
+    const fresh = hand.filter((x) => !prevHand.includes(x));
+    r.update(hand, prevHand.length ? fresh : []);
+    prevHand = hand;
+    opponents(ctx, areas, obs, { family: 'okey', counts: obs.tile_counts, scores: obs.scores, turn: obs.to_act });
+    center(m);
+    corners(m);
+    bottomArea(m);
+    actions();
+  }
+
+  function center(m) {
+    const take = ctx.legal((a) => a.type === 'draw').length > 0;
+    const wall = wallStack(obs.wall_count, take, () => ctx.send({ type: 'draw' }));
+    const indicator = el('div', { cls: 'stack drop-zone', attrs: { 'data-drop': 'finish', id: 'finish-zone' } },
+      pieceEl('okey', obs.indicator), el('span', { cls: 'label', key: 'okey.indicator' }));
+    const info = el('div', { cls: 'info-box' }, el('span', { key: 'okey.okey_is' }), ' ', pieceEl('okey', `${obs.okey}a`, { small: true, joker: true }));
+    const row = el('div', { cls: 'center-row', attrs: { style: 'display:flex;gap:18px;align-items:center' } }, wall, indicator, info);
+    const extra = [];
+    if (obs.shown_by !== null && obs.shown_by !== undefined) {
+      const n = ctx.nameOf(obs.shown_by);
+      extra.push(el('div', { cls: 'info-box', key: 'okey.shown', vars: { name: t(n.key, n.vars) } }));
+    }
+    areas.center.replaceChildren(el('div', { cls: 'center' }, row, ...extra));
+  }
+
+  function corners(m) {
+    const takeLegal = ctx.legal((a) => a.type === 'take_discard').length > 0;
+    const spots = { bottom: bottom.br, right: areas.tr, top: areas.tl, left: bottom.bl };
+    for (let s = 0; s < ctx.seats; s++) {
+      const pile = obs.discards[s];
+      const previous = (s + 1) % ctx.seats === ctx.seat;
+      const node = discardCorner(ctx, s, pile, {
+        family: 'okey',
+        mine: s === ctx.seat,
+        clickable: previous && takeLegal,
+        onTake: () => ctx.send({ type: 'take_discard' }),
+        isJoker: (tok) => faceOf(tok) === obs.okey,
+      });
+      spots[ctx.place(s)].replaceChildren(node);
+    }
+  }
+
+  function bottomArea(m) {
+    bottom.wrap.replaceChildren(myPanel(ctx, { count: obs.hand?.length, score: obs.scores[ctx.seat], turn: obs.to_act.includes(ctx.seat) }), rack.el, actionBar);
+    if (!bottom.row) {
+      bottom.row = el('div', { attrs: { style: 'display:flex;align-items:flex-end;justify-content:center;gap:14px' } }, bottom.bl, bottom.wrap, bottom.br);
+      areas.bottom.replaceChildren(bottom.row);
+    }
+    let key = 'status.wait';
+    if (obs.over) key = 'status.over';
+    else if (obs.to_act.includes(ctx.seat)) key = obs.phase === 'await_take' ? 'okey.status_take' : 'okey.status_discard';
+    const n = ctx.nameOf(obs.turn ?? 0);
+    setStatus(ctx, key, { name: t(n.key, n.vars) });
+  }
+
+  function actions() {
+    if (!obs) return;
+    const sel = rack.selected();
+    const one = sel.length === 1 ? sel[0] : null;
+    const parts = [sortButtons(rack)];
+    const buttons = [];
+    if (one && ctx.legal((a) => a.type === 'discard' && a.tile === one).length) buttons.push(button('act.discard', () => discard(one), { cls: 'act', attrs: { id: 'act-discard' } }));
+    if (one && ctx.legal((a) => a.type === 'discard_win' && a.tile === one).length) buttons.push(button('okey.finish', () => finish(one), { cls: 'act win', attrs: { id: 'act-finish' } }));
+    if (ctx.legal((a) => a.type === 'show_indicator').length) buttons.push(button('okey.show', () => ctx.send({ type: 'show_indicator' }), { cls: 'act', attrs: { id: 'act-show' } }));
+    if (ctx.legal((a) => a.type === 'end_hand').length) buttons.push(button('okey.end_hand', () => ctx.send({ type: 'end_hand' }), { cls: 'act', attrs: { id: 'act-end' } }));
+    if (!buttons.length && obs.to_act.includes(ctx.seat) && obs.phase === 'await_discard') buttons.push(el('span', { cls: 'prompt', key: 'okey.pick_discard' }));
+    actionBar.replaceChildren(...parts, ...buttons);
+  }
+
+  async function discard(tok) {
+    if (!ctx.legal((a) => a.type === 'discard' && a.tile === tok).length) return ctx.toast(t('ui.not_now'), 'bad');
+    rack.selection.clear();
+    await ctx.send({ type: 'discard', tile: tok });
+  }
+
+  async function finish(tok) {
+    rack.selection.clear();
+    await ctx.send({ type: 'discard_win', tile: tok });
+  }
+
+  async function drop(tok, zone) {
+    if (zone.dataset.drop === 'discard') return discard(tok);
+    if (zone.dataset.drop === 'finish') {
+      if (ctx.legal((a) => a.type === 'discard_win' && a.tile === tok).length) return finish(tok);
+      ctx.toast(t('code.NOT_A_WINNING_HAND'), 'bad');
+    }
+  }
+
+  function handOver(h) {
+    const box = el('div', { cls: 'hand-over' });
+    box.dataset.result = JSON.stringify(h.scores);
+    if (h.result === 'win') {
+      const n = ctx.nameOf(h.winner);
+      box.append(el('p', { cls: 'lead', key: `okey.won_${h.form}`, vars: { name: t(n.key, n.vars), points: h.points } }));
+      if (h.joker_discard) box.append(el('p', { key: 'okey.joker_finish' }));
+    } else {
+      box.append(el('p', { cls: 'lead', key: 'okey.no_score' }));
+    }
+    const joker = (tok) => faceOf(tok) === obs?.okey;
+    box.append(handRows(ctx, 'okey', h.hands || [], { isJoker: joker, final: h.final_discard }));
+    box.append(settlementList(ctx, (h.settlement || []).map((l) => ({ seat: l.seat, amount: l.delta, reason: l.reason }))));
+    box.append(el('p', { key: 'hand.scores_after', vars: { scores: h.scores.map((s, i) => `${t(ctx.nameOf(i).key, ctx.nameOf(i).vars)} ${fmt(s)}`).join(' · ') } }));
+    return box;
+  }
+
+  function scores(o) {
+    const history = remember(ctx, 'okey-history', (v) => {
+      const rows = v || {};
+      if (o.last_hand) rows[o.last_hand.hand] = o.last_hand.deltas;
+      return rows;
+    });
+    const rows = Object.keys(history).sort((a, b) => a - b).map((k) => history[k]);
+    return { rows, current: o.scores, totals: null, rowKey: 'scores.hand' };
+  }
+
+  return { reset, render, handOver, scores };
+}

@@ -1,0 +1,65 @@
+// Message catalogs: one JSON file per language under /static/i18n/. Every visible string of
+// the pages comes from here; elements with data-i18n get their text from the catalog.
+export const LANGUAGES = ['en', 'tr', 'ru', 'ro', 'zh'];
+let catalog = {};
+let fallback = {};
+let current = 'en';
+
+/** Load the catalog of a language (English fills any gap); return the language used. */
+export async function loadLanguage(lang) {
+  current = LANGUAGES.includes(lang) ? lang : 'en';
+  const get = (l) => fetch(`/static/i18n/${l}.json`).then((r) => r.json());
+  [catalog, fallback] = await Promise.all([get(current), current === 'en' ? Promise.resolve(null) : get('en')]);
+  if (!fallback) fallback = catalog;
+  document.documentElement.lang = current;
+  return current;
+}
+
+export function language() {
+  return current;
+}
+
+/** Return the message of a key with {name} placeholders filled in. */
+export function t(key, vars = {}) {
+  const text = catalog[key] ?? fallback[key] ?? key;
+  return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? fmt(vars[name]) : `{${name}}`));
+}
+
+/** Return whether a key exists in the catalog. */
+export function has(key) {
+  return key in catalog || key in fallback;
+}
+
+/** Return a number formatted for the current language. */
+export function fmt(value) {
+  return typeof value === 'number' ? value.toLocaleString(current === 'zh' ? 'zh-CN' : current) : String(value);
+}
+
+/** Fill every [data-i18n] element under root (and data-i18n-title / -placeholder). */
+export function translate(root = document) {
+  for (const el of root.querySelectorAll('[data-i18n]')) {
+    el.textContent = t(el.dataset.i18n, el.dataset.i18nVars ? JSON.parse(el.dataset.i18nVars) : {});
+  }
+  for (const el of root.querySelectorAll('[data-i18n-title]')) el.title = t(el.dataset.i18nTitle);
+  for (const el of root.querySelectorAll('[data-i18n-placeholder]')) el.placeholder = t(el.dataset.i18nPlaceholder);
+  for (const el of root.querySelectorAll('[data-i18n-aria]')) el.setAttribute('aria-label', t(el.dataset.i18nAria));
+}
+
+/** Return a new element with a translated text (key) or a raw text (raw). */
+export function el(tag, opts = {}, ...children) {
+  const node = document.createElement(tag);
+  if (opts.cls) node.className = opts.cls;
+  if (opts.key) {
+    node.dataset.i18n = opts.key;
+    node.textContent = t(opts.key, opts.vars);
+    if (opts.vars) node.dataset.i18nVars = JSON.stringify(opts.vars);
+  } else if (opts.raw !== undefined) {
+    node.textContent = String(opts.raw);
+    node.dataset.raw = '';
+  }
+  if (opts.title) node.title = opts.title;
+  if (opts.attrs) for (const [k, v] of Object.entries(opts.attrs)) node.setAttribute(k, v);
+  if (opts.on) for (const [k, v] of Object.entries(opts.on)) node.addEventListener(k, v);
+  for (const child of children) if (child) node.append(child);
+  return node;
+}

@@ -1,0 +1,33 @@
+// The WebSocket to the server (docs/protocol.md): hello with the session token, then the
+// table's messages; reconnects by itself and says hello again.
+export class Net {
+  constructor(onMessage, onStatus) {
+    this.onMessage = onMessage;
+    this.onStatus = onStatus;
+    this.queue = [];
+    this.retry = 500;
+    this.open();
+  }
+
+  open() {
+    const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
+    this.ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.ws.onopen = () => {
+      this.retry = 500;
+      this.onStatus?.('open');
+      this.send({ type: 'hello', token: localStorage.getItem('meldhall.token') });
+      for (const m of this.queue.splice(0)) this.send(m);
+    };
+    this.ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
+    this.ws.onclose = () => {
+      this.onStatus?.('closed');
+      setTimeout(() => this.open(), this.retry);
+      this.retry = Math.min(this.retry * 2, 8000);
+    };
+  }
+
+  send(message) {
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
+    else if (message.type !== 'hello') this.queue.push(message);
+  }
+}

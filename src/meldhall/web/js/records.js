@@ -1,0 +1,35 @@
+// The records page: the player's best result per game and every finished solo match, then the
+// public records table. Names are always set as text, never as HTML.
+import { boot, getJSON, gameKey, token } from './page.js';
+import { el, fmt } from './i18n.js';
+
+await boot('records');
+const data = await getJSON(`/api/records?token=${encodeURIComponent(token() || '')}`);
+const page = document.getElementById('page');
+
+function table(rows, withName) {
+  const t = el('table', { cls: 'list' });
+  const head = el('tr', {}, el('th', { key: 'records.game' }), el('th', { key: 'records.score' }), el('th', { key: 'records.place' }), el('th', { key: 'records.date' }));
+  if (withName) head.prepend(el('th', { key: 'records.player' }));
+  t.append(el('thead', {}, head));
+  const body = el('tbody');
+  for (const r of rows) {
+    const tr = el('tr', {}, el('td', { key: gameKey(r.game) }), el('td', { raw: fmt(r.score) }), el('td', { raw: r.rank }), el('td', { raw: new Date(r.finished).toLocaleDateString() }));
+    if (withName) tr.prepend(el('td', { raw: r.name || '' }));
+    body.append(tr);
+  }
+  t.append(body);
+  return t;
+}
+
+const best = Object.values(data.best);
+page.replaceChildren(
+  el('h1', { key: 'records.title' }),
+  el('p', { key: 'records.lead' }),
+  el('h2', { key: 'records.best' }),
+  best.length ? table(best, false) : el('p', { key: 'records.none' }),
+  el('h2', { key: 'records.mine' }),
+  data.mine.length ? table(data.mine, false) : el('p', { key: 'records.none' }),
+  el('h2', { key: 'records.public' }),
+  data.public.length ? table(data.public, true) : el('p', { key: 'records.none_public' }),
+);

@@ -1,0 +1,158 @@
+"""How a person plays each game through the page: clicks on the wall, the rack and the
+buttons, exactly what a player would do (no shortcut around the page). Each function makes
+one move when it is the person's turn."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from itertools import combinations
+from typing import Any
+
+from playwright.sync_api import TimeoutError as PlaywrightTimeout
+
+Move = Callable[[Any], None]
+
+
+def _visible(page: Any, selector: str) -> bool:
+    return bool(page.locator(selector).count())
+
+
+def _click(page: Any, selector: str) -> bool:
+    """Click the first element matching ``selector``; False when it went away first (the
+    table moved on), and the caller looks again."""
+    try:
+        page.locator(selector).first.click(timeout=4_000)
+    except PlaywrightTimeout:
+        return False
+    return True
+
+
+def select_then(page: Any, button: str, pieces: str = ".rack .piece") -> bool:
+    """Click rack pieces one by one (the newest first) until ``button`` is offered; click it."""
+    order = [page.locator(f"{pieces}.fresh"), page.locator(pieces)]
+    for group in order:
+        for i in range(group.count()):
+            piece = group.nth(i)
+            piece.click()
+            if _visible(page, button):
+                return _click(page, button)
+            if _visible(page, f"{pieces}.selected"):
+                piece.click()
+    return False
+
+
+def _discard(page: Any) -> None:
+    if select_then(page, "#act-discard") and _visible(page, "#confirm-discard"):
+        _click(page, "#confirm-discard")
+
+
+def okey(page: Any) -> None:
+    if _visible(page, "#act-end"):
+        _click(page, "#act-end")
+    elif _visible(page, "#wall.clickable"):
+        _click(page, "#wall")
+    else:
+        _discard(page)
+
+
+def okey_ladder(page: Any) -> None:
+    if _visible(page, "#wall.clickable"):
+        _click(page, "#wall")
+    else:
+        _discard(page)
+
+
+def tile_rummy(page: Any) -> None:
+    if _visible(page, "#act-end"):
+        _click(page, "#act-end")
+    elif _visible(page, "#wall.clickable"):
+        _click(page, "#wall")
+    else:
+        _discard(page)
+
+
+def remi(page: Any) -> None:
+    if _visible(page, "#wall.clickable"):
+        _click(page, "#wall")
+    else:
+        _discard(page)
+
+
+def sichuan(page: Any) -> None:
+    for selector in ("[data-claim=win]", "[data-claim=pass]", "[data-suit]", "#act-win"):
+        if _visible(page, selector):
+            _click(page, selector)
+            return
+    _discard(page)
+
+
+def _tokens(page: Any, selector: str) -> list[str]:
+    return [str(t) for t in page.locator(selector).evaluate_all("e => e.map(x => x.dataset.token)")]
+
+
+def _combo(cards: list[str]) -> bool:
+    numbers = sorted(int(c[1:]) for c in cards)
+    return len(set(numbers)) == 1 or numbers == list(range(numbers[0], numbers[0] + 3))
+
+
+def okey_cards(page: Any) -> None:
+    if _visible(page, "#wall.clickable"):
+        page.click("#wall")
+        return
+    field = _tokens(page, "#field .piece")
+    hand = _tokens(page, "#hand .piece")
+    for trio in combinations(field + hand, 3):
+        if set(field) <= set(trio) and _combo(list(trio)):
+            card = next(c for c in trio if c not in field)
+            page.click(f"#hand .piece[data-token='{card}']")
+            page.click("#act-field")
+            return
+    if field:
+        page.click(f"#field .piece[data-token='{field[0]}']")
+        return
+    page.click(f"#hand .piece[data-token='{hand[0]}']")
+    page.click("#act-discard")
+    page.click("#confirm-discard")
+
+
+PLAYERS: dict[str, Move] = {
+    "okey": okey,
+    "okey-ladder": okey_ladder,
+    "tile-rummy": tile_rummy,
+    "remi": remi,
+    "sichuan": sichuan,
+    "okey-cards": okey_cards,
+}
+
+RESULT_FIELD = {
+    "okey": "scores",
+    "okey-ladder": "totals",
+    "tile-rummy": "scores",
+    "remi": "totals",
+    "sichuan": "scores",
+    "okey-cards": "score",
+}
+"""The field of each game's hand_over event that the end-of-hand screen states per seat."""
+
+TURN = "document.body.classList.contains('my-turn') || !!document.querySelector('#hand-over, #match-over')"
+
+
+def play_until_hand_over(page: Any, move: Move, *, shot_at: int = 6, on_shot: Any = None) -> None:
+    """Make the person's moves until the end-of-hand (or match-over) screen shows."""
+    for turn in range(600):
+        page.wait_for_function(TURN, timeout=90_000)
+        if _visible(page, "#hand-over, #match-over"):
+            return
+        if turn == shot_at and on_shot is not None:
+            on_shot()
+        before = int(page.evaluate("document.body.dataset.stateId"))
+        move(page)
+        try:
+            page.wait_for_function(
+                f"Number(document.body.dataset.stateId) !== {before}"
+                " || !!document.querySelector('#hand-over, #match-over')",
+                timeout=10_000,
+            )
+        except PlaywrightTimeout:
+            continue  # the move did not take: look at the table again
+    raise AssertionError("the hand did not end")

@@ -1,0 +1,37 @@
+"""A whole solo hand of every game, played through the page only, and the end-of-hand screen
+checked against the engine's own result (replayed from the stored log)."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import pytest
+
+from meldhall.server.games import available_games
+from tests.browser.conftest import Server, engine_first_hand, shot, start_match
+from tests.browser.players import PLAYERS, RESULT_FIELD, play_until_hand_over
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.mark.parametrize("game", list(PLAYERS))
+def test_a_whole_hand_through_the_page(page: Any, server: Server, game: str) -> None:
+    if game not in available_games():
+        pytest.skip(f"{game} is not available")
+    match_id = start_match(page, server.url, game)
+    play_until_hand_over(page, PLAYERS[game], on_shot=lambda: shot(page, f"{game}-table"))
+    screen = page.locator("#hand-over .hand-over, #match-over .hand-over").first
+    screen.wait_for()
+    shot(page, f"{game}-hand-over")
+    shown = json.loads(screen.get_attribute("data-result") or "null")
+    engine = engine_first_hand(server.store(), match_id)
+    expected = engine[RESULT_FIELD[game]]
+    expected = expected if isinstance(expected, list) else [expected]
+    assert shown == expected
+    text = screen.inner_text()
+    for value in expected:
+        assert f"{abs(value):,}".replace(",", "") in text.replace(",", "").replace("\u202f", "")
+    if page.locator("#next-hand").count():
+        page.click("#next-hand")
+        page.wait_for_selector("#hand-over", state="detached")

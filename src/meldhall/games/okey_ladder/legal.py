@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from itertools import combinations, product
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from meldhall.games.okey_ladder.actions import (
@@ -191,8 +192,8 @@ def meld_actions(
     return out
 
 
-def _order(meld: Meld) -> tuple[int, tuple[int, ...]]:
-    return meld.kind, meld.tiles
+_order = attrgetter("kind", "tiles")
+"""The canonical order of melds: by kind, then by tiles."""
 
 
 def rack_melds(state: LadderState, seat: int) -> tuple[Meld, ...]:

@@ -80,6 +80,11 @@ def _field(face: int) -> int:
 
 
 _BITS: dict[int, tuple[Sequence[int], tuple[int, ...]]] = {}
+_Shape = tuple[tuple[int, int], int, int]
+"""A meld's ((packed counts, real jokers), size, lowest face rank)."""
+
+_SHAPES: dict[int, dict[Meld, _Shape]] = {}
+"""Packed face counts of melds, per table of tile units (that is, per okey)."""
 
 
 def _bits(eff: Sequence[int]) -> tuple[int, ...]:
@@ -115,31 +120,34 @@ def best_from_melds(
     Opening(value=4, melds=(Meld(kind=0, tiles=(0, 2, 4, 6)),), placed=4)
     """
     bits = _bits(eff)
-    variants: dict[tuple[int, int], list[tuple[int, Meld]]] = {}
-    pivots: dict[int, list[tuple[int, int, int, int, tuple[int, int]]]] = {}
-    covered: set[int] = set()
+    shapes = _SHAPES.setdefault(id(bits), {})
+    if len(shapes) > _MEMO_LIMIT:
+        shapes.clear()
+    best_of: dict[tuple[int, int], tuple[int, _Shape]] = {}
     for m, v in zip(melds, values, strict=True):
-        mask = wild = 0
-        for t in m.tiles:
-            b = bits[t]
-            if b:
-                mask += b
-            else:
-                wild += 1
-        key = (mask, wild)
-        found = variants.get(key)
-        if found is None:
-            variants[key] = [(v, m)]
-        else:
-            found.append((v, m))
-        covered.update(m.tiles)
-    for key, found in variants.items():
-        v = max(x for x, _ in found)
-        mask, wilds = key
-        size = len(found[0][1].tiles)
+        rec = shapes.get(m)
+        if rec is None:
+            mask = wild = 0
+            for t in m.tiles:
+                b = bits[t]
+                if b:
+                    mask += b
+                else:
+                    wild += 1
+            pivot = (mask & -mask).bit_length() // 3 if mask else -1
+            rec = shapes[m] = ((mask, wild), len(m.tiles), pivot)
+        old = best_of.get(rec[0])
+        if old is None or v > old[0]:
+            best_of[rec[0]] = (v, rec)
+    pivots: dict[int, list[tuple[int, int, int, int, tuple[int, int]]]] = {}
+    for key, (v, (_, size, pivot)) in best_of.items():
         w0, w1 = (size, v) if by_size else (v, size)
-        pivot = (mask & -mask).bit_length() // 3 if mask else -1
-        pivots.setdefault(pivot, []).append((mask, wilds, w0, w1, key))
+        found = pivots.get(pivot)
+        if found is None:
+            pivots[pivot] = [(key[0], key[1], w0, w1, key)]
+        else:
+            found.append((key[0], key[1], w0, w1, key))
+    covered: set[int] = set().union(*[m.tiles for m in melds])
     memo = _MEMO if tag is not None else {}
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
@@ -176,6 +184,11 @@ def best_from_melds(
     top = solve(*state)
     if top[0] < least:
         return Opening(top[1] if by_size else top[0], (), top[0] if by_size else top[1])
+    variants: dict[tuple[int, int], list[Meld]] = {}
+    for m, v in zip(melds, values, strict=True):
+        key = shapes[m][0]
+        if v == best_of[key][0]:
+            variants.setdefault(key, []).append(m)
     used: set[int] = set()
     picked: list[Meld] = []
     total = 0
@@ -185,8 +198,8 @@ def best_from_melds(
             break
         key = choice[2]
         if key is not None and key in variants:
-            v = max(x for x, _ in variants[key])
-            m = next(m for x, m in variants[key] if x == v and used.isdisjoint(m.tiles))
+            v = best_of[key][0]
+            m = next(m for m in variants[key] if used.isdisjoint(m.tiles))
             used.update(m.tiles)
             picked.append(m)
             total += v

@@ -58,18 +58,13 @@ def _search(
     tiles_only = objective == "tiles"
     score = _tiles if tiles_only else _score(objective)
     search = Search(universe, score, by_slot(free, rules), free_jokers, hand, tiles_only)
-    if search.best(hand, 0, _size(hand, rules)) == NEG:
+    if search.best(search.start, 0, search.size) == NEG:
         return None
-    return search.melds(hand)
+    return search.melds(search.start)
 
 
 def _tiles(t: Template) -> int:
     return t.naturals + t.jokers
-
-
-def _size(hand: int, rules: MeldRules) -> int:
-    counts, jokers = decode(hand, rules)
-    return sum(counts) + jokers
 
 
 def is_winning(counts: Counts, jokers: int, rules: MeldRules) -> bool:
@@ -166,7 +161,8 @@ def best_opening(
     ``value``: the most valuable melds (ties: more tiles). ``placed``: among openings worth at
     least ``need``, the most tiles placed (ties: more value); ``naturals``: the same counting
     natural tiles only (jokers kept back when they add no tile), rummikub-solver's
-    ``SolverMode.INITIAL``. When no opening reaches ``need``, the most valuable melds.
+    ``SolverMode.INITIAL``. When no opening reaches ``need``: the most valuable melds (ties:
+    more tiles placed, with ``naturals`` more natural tiles).
 
     >>> from meldhall.core.solver.rules import RUMMIKUB
     >>> hand = [0] * 52
@@ -186,12 +182,13 @@ def best_opening(
     hand = encode(counts, jokers, rules)
     weight = _weight_naturals if objective == "naturals" else _weight_placed
     search = FrontSearch(compile_universe(rules, jokers), weight, hand)
-    front = search.front(hand)
+    front = search.front(search.start)
     reached = [(w, v) for w, v in front.items() if v >= need]
     if not reached:
-        return best_partition(counts, jokers, rules, "value"), False
+        v, w = max((v, w) for w, v in front.items())
+        return _solution(search.melds(search.start, w, v), hand, rules), False
     w, v = max(reached)
-    return _solution(search.melds(hand, w, v), hand, rules), True
+    return _solution(search.melds(search.start, w, v), hand, rules), True
 
 
 def _weight_naturals(t: Template) -> int:

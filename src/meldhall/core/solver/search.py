@@ -24,11 +24,23 @@ Score = Callable[[Template], int]
 class Search:
     """One question on one hand: ``best(hand)`` is the best total score of disjoint melds.
 
-    Only melds the starting hand holds are tried. With ``tiles_only`` every score is the
+    Only melds the starting hand holds are tried, from ``start``: the hand without the free
+    tiles no such meld uses. With ``tiles_only`` every score is the
     number of tiles a meld holds, so a state whose tiles all fit is settled at once.
     """
 
-    __slots__ = ("_cands", "_end", "_free", "_free_jokers", "_memo", "_score", "_tiles_only", "_u")
+    __slots__ = (
+        "_cands",
+        "_end",
+        "_free",
+        "_free_jokers",
+        "_memo",
+        "_score",
+        "_tiles_only",
+        "_u",
+        "size",
+        "start",
+    )
 
     def __init__(
         self,
@@ -40,7 +52,7 @@ class Search:
         tiles_only: bool = False,
     ) -> None:
         self._u = universe
-        self._cands = _fitting(universe, hand)
+        self._cands, self.start, self.size = prepare(universe, hand, free)
         self._score = {t.mask: score(t) for group in self._cands for t in group}
         for t in universe.wild:
             self._score[t.mask] = score(t)
@@ -158,16 +170,35 @@ class Search:
         return result
 
 
-def _fitting(universe: Universe, hand: int) -> list[tuple[Template, ...]]:
-    """Return, per slot, the melds whose lowest natural tile is there that ``hand`` holds."""
+def prepare(
+    universe: Universe, hand: int, free: list[int] | None = None
+) -> tuple[list[tuple[Template, ...]], int, int]:
+    """Return, per slot, the melds whose lowest natural tile is there that ``hand`` holds; the
+    hand without the free copies (``None``: all) of faces no such meld uses; its tile count."""
     guard = universe.guard
-    out: list[tuple[Template, ...]] = []
-    for k, group in enumerate(universe.by_low):
-        if (hand >> (FIELD * k)) & 15:
-            out.append(tuple(t for t in group if ((hand | guard) - t.mask) & guard == guard))
-        else:
-            out.append(())
-    return out
+    cands: list[tuple[Template, ...]] = [()] * universe.kinds
+    used = 0
+    rest = hand & universe.natural_mask
+    present = []
+    while rest:
+        k = ((rest & -rest).bit_length() - 1) // FIELD
+        rest &= ~(15 << (FIELD * k))
+        present.append(k)
+        group = tuple(t for t in universe.by_low[k] if ((hand | guard) - t.mask) & guard == guard)
+        cands[k] = group
+        for t in group:
+            used |= t.mask
+    start = hand
+    size = hand >> universe.joker_shift
+    for k in present:
+        shift = FIELD * k
+        count = (hand >> shift) & 15
+        if not (used >> shift) & 15:
+            drop = count if free is None else min(count, free[k])
+            start -= drop << shift
+            count -= drop
+        size += count
+    return cands, start, size
 
 
 Front = dict[int, int]
@@ -178,11 +209,11 @@ class FrontSearch:
     """Openings: for every number of tiles placed, the most valuable disjoint melds placing
     exactly that many (``weight`` counts the tiles of a meld that matter: all, or naturals)."""
 
-    __slots__ = ("_cands", "_memo", "_u", "_weight", "_wild")
+    __slots__ = ("_cands", "_memo", "_u", "_weight", "_wild", "start")
 
     def __init__(self, universe: Universe, weight: Callable[[Template], int], hand: int) -> None:
         self._u = universe
-        self._cands = _fitting(universe, hand)
+        self._cands, self.start, _ = prepare(universe, hand)
         self._weight = {t.mask: weight(t) for group in self._cands for t in group}
         self._wild: dict[int, Front] = {}
         for t in universe.wild:

@@ -68,18 +68,24 @@ def encode(counts: Sequence[int], jokers: int, rules: MeldRules) -> int:
     if not 0 <= jokers <= MAX_JOKERS:
         raise ValueError(f"jokers must be in 0..{MAX_JOKERS}, got {jokers}")
     packed = jokers << joker_shift(rules)
+    shifts = _shifts(rules)
     for k, c in enumerate(counts):
         if c:
             if not 0 <= c <= MAX_COUNT:
                 raise ValueError(f"count of kind {k} must be in 0..{MAX_COUNT}, got {c}")
-            packed |= c << (FIELD * slot_of_kind(k, rules))
+            packed |= c << shifts[k]
     return packed
 
 
 def decode(packed: int, rules: MeldRules) -> tuple[tuple[int, ...], int]:
     """Return the count array and joker count of a packed hand."""
-    counts = tuple((packed >> (FIELD * slot_of_kind(k, rules))) & 15 for k in range(rules.kinds))
+    counts = tuple((packed >> s) & 15 for s in _shifts(rules))
     return counts, packed >> joker_shift(rules)
+
+
+@lru_cache(maxsize=256)
+def _shifts(rules: MeldRules) -> tuple[int, ...]:
+    return tuple(FIELD * slot_of_kind(k, rules) for k in range(rules.kinds))
 
 
 def slot(colour: int, number: int, rules: MeldRules) -> int:
@@ -95,8 +101,8 @@ def slot_of_kind(kind: int, rules: MeldRules) -> int:
 def by_slot(counts: Sequence[int], rules: MeldRules) -> list[int]:
     """Return a count array reordered by slot."""
     out = [0] * rules.kinds
-    for k, c in enumerate(counts):
-        out[slot_of_kind(k, rules)] = c
+    for s, c in zip(_shifts(rules), counts, strict=True):
+        out[s // FIELD] = c
     return out
 
 

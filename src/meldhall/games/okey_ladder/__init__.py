@@ -25,7 +25,11 @@ Observation keys (``state.observation(viewer)``; viewer None is a spectator):
 - ``table``: every combination in id order: ``{"id", "owner", "kind" (run/set/pair),
   "tiles" (runs low to high), "jokers" (what each real joker stands for, "?7" while a set
   leaves its colour open), "value", "provisional"}``.
-- ``opened``: per seat none/series/pairs; ``opening_values``: the value of each opening.
+- ``fitting``: the faces (e.g. "R9") that fit a run end or a set on the table: discarding
+  one is a wrong discard (10.1).
+- ``opened``: per seat none/series/pairs; ``opening_values``: the value of each opening;
+  ``opened_turns``: the turn of the hand each seat opened in (0: not opened, or before the
+  position began).
 - ``need`` (least series opening now), ``pairs_need`` (least pairs opening now).
 - ``turn`` (turn number in the hand); ``taken``: the tile taken from the discard this turn
   while it is still marked (public), else None; ``ends_used``: ``[combo id, end]`` extended

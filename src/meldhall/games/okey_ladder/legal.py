@@ -219,18 +219,44 @@ def rack_melds(state: LadderState, seat: int) -> tuple[Meld, ...]:
     return result
 
 
+def _table_ends(state: LadderState) -> list[tuple[int, int, frozenset[int]]]:
+    """Return (combination, end, faces it takes) for every open end of the table, cached
+    until the table changes."""
+    cached = state.ends_cache
+    if cached is not None and cached[0] == state.table_version:
+        return cached[1]
+    eff = state.jokers.eff
+    ends: list[tuple[int, int, frozenset[int]]] = []
+    for combo in state.combos.values():
+        grouped: dict[int, set[int]] = {}
+        for end, face in combo.accepts(eff):
+            grouped.setdefault(end, set()).add(face)
+        ends += [(combo.cid, end, frozenset(faces)) for end, faces in grouped.items()]
+    state.ends_cache = (state.table_version, ends)
+    return ends
+
+
 def _layoffs(state: LadderState, rack: list[int], out: list[Any]) -> None:
     eff = state.jokers.eff
-    usable = [t for t in rack if t != state.taken]
-    wild = [t for t in usable if eff[t] == WILD]
-    for combo in state.combos.values():
-        ends: dict[int, list[int]] = {}
-        for end, face in combo.accepts(eff):
-            if (combo.cid, end) not in state.ends_used:
-                ends.setdefault(end, []).append(face)
-        for end, faces in ends.items():
-            out.extend(LayOff(t, combo.cid, end) for t in usable if eff[t] in faces)
-            out.extend(LayOff(j, combo.cid, end) for j in wild)
+    by_face: dict[int, list[int]] = {}
+    wild: list[int] = []
+    for t in rack:
+        if t != state.taken:
+            f = eff[t]
+            if f == WILD:
+                wild.append(t)
+            else:
+                by_face.setdefault(f, []).append(t)
+    used = state.ends_used
+    for cid, end, faces in _table_ends(state):
+        if used and (cid, end) in used:
+            continue
+        found = [t for f in faces if f in by_face for t in by_face[f]]
+        if found:
+            found.sort()
+            out.extend(LayOff(t, cid, end) for t in found)
+        if wild:
+            out.extend(LayOff(j, cid, end) for j in wild)
 
 
 def _replacements(state: LadderState, rack: list[int], out: list[Any]) -> None:

@@ -82,7 +82,7 @@ def _hands(value: Any) -> tuple[str, ...]:
 class LadderOptions:
     """Every rule option of okey-ladder.md 16 plus the explicit-deal fields."""
 
-    first_threshold: int = field(default=17, metadata={"range": (1, 10_000)})
+    first_threshold: int = field(default=17, metadata={"range": (0, 10_000)})
     pairs_factor: float = field(default=1.5, metadata={"convert": _factor})
     threshold_mode: Literal["ladder", "fixed"] = "ladder"
     bases: tuple[int, ...] = field(default=(400, 500, 600, 800), metadata={"convert": _bases})

@@ -79,8 +79,11 @@ class LadderState:
         self._legal: tuple[int, int, tuple[Any, ...]] | None = None
         self.table_version = 0
         self._facts: dict[str, JSON] | None = None
+        self.score_version = 0
+        self._public_cache: tuple[tuple[int, int, int], dict[str, JSON]] | None = None
         self._table_view: tuple[int, list[dict[str, JSON]], frozenset[int], list[str]] | None = None
         self.meld_cache: list[tuple[int, frozenset[int], tuple[Any, ...]] | None] = [None] * SEATS
+        self.ends_cache: tuple[int, list[tuple[int, int, frozenset[int]]]] | None = None
         self.first = 0
         self.jokers = Jokers.of(0)
         self.base = 0
@@ -537,6 +540,7 @@ class LadderState:
                 self._charge(to, amount, "joker_added", events)
 
     def _charge(self, seat: int, amount: int, reason: str, events: list[Event]) -> None:
+        self.score_version += 1
         self.penalties[seat] += amount
         events.append(Event("penalty", {"amount": amount, "reason": reason}, seat))
 
@@ -704,6 +708,7 @@ class LadderState:
             jokers_left=jokers_left,
         )
         rounds = [p + s for p, s in zip(self.penalties, result.amounts, strict=True)]
+        self.score_version += 1
         self.history.append(rounds)
         self.totals = [a + b for a, b in zip(self.totals, rounds, strict=True)]
         public: dict[str, JSON] = {
@@ -739,8 +744,10 @@ class LadderState:
     # ------------------------------------------------------------------ views
 
     def observation(self, viewer: int | None) -> dict[str, JSON]:
-        """Return what ``viewer`` may see (see the package docstring for the keys)."""
-        table, _, fitting = self.table_view()
+        """Return what ``viewer`` may see (see the package docstring for the keys).
+
+        Parts that change rarely (the table, openings, scores) are shared between
+        observations: treat observations as read-only."""
         token = TOKEN
         piles = []
         for s, pile in enumerate(self.piles):
@@ -749,7 +756,7 @@ class LadderState:
             else:
                 shown = [token[pile[-1]]] if pile else []
             piles.append({"count": len(pile), "tiles": shown})
-        obs = dict(self._hand_facts())
+        obs = dict(self._public())
         obs.update(
             seat=viewer,
             phase=self.phase,
@@ -759,25 +766,40 @@ class LadderState:
             hand_counts=[len(r) for r in self.racks],
             centre=len(self.wall),
             discards=piles,
-            table=table,
-            fitting=fitting,
-            opened=[OPENED_NAMES[s] for s in self.opened],
-            opening_values=list(self.opening_value),
-            need=self.need,
-            pairs_need=self.requirement(PAIRS),
             turn=self.turn,
             taken=token[self.taken] if self.taken >= 0 else None,
             ends_used=[[c, END_NAMES[e]] for c, e in sorted(self.ends_used)],
             jokers_placed=[token[t] for t in sorted(self.jokers_placed)],
+            over=self.over,
+        )
+        return obs
+
+    def _public(self) -> dict[str, JSON]:
+        """Return the observation keys that change only with the table, the openings or the
+        scores (cached until one of them changes)."""
+        key = (self.table_version, self.score_version, self.hand_no)
+        cached = self._public_cache
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        table, _, fitting = self.table_view()
+        public = dict(self._hand_facts())
+        public.update(
+            table=table,
+            fitting=fitting,
+            opened=[OPENED_NAMES[s] for s in self.opened],
+            opening_values=list(self.opening_value),
+            opened_turns=list(self.opened_turn),
+            need=self.need,
+            pairs_need=self.requirement(PAIRS),
             scores={
                 "totals": list(self.totals),
                 "round": list(self.penalties),
                 "history": [list(r) for r in self.history],
             },
             last_result=self.last_result,
-            over=self.over,
         )
-        return obs
+        self._public_cache = (key, public)
+        return public
 
     def _hand_facts(self) -> dict[str, JSON]:
         """Return the observation keys fixed for the whole hand (cached per hand)."""

@@ -26,7 +26,7 @@ tiles of sets, pairs, pushed pairs and group exchanges are kept sorted by id.
 from __future__ import annotations
 
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from meldhall.core.engine import JSON
@@ -104,10 +104,15 @@ class Meld:
 
     kind: int
     tiles: tuple[int, ...]
+    _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.kind != 0:
             object.__setattr__(self, "tiles", tuple(sorted(self.tiles)))
+        object.__setattr__(self, "_hash", hash((self.kind, self.tiles)))
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __str__(self) -> str:
         return f"meld {KIND_NAMES[self.kind]} " + " ".join(TOKEN[t] for t in self.tiles)

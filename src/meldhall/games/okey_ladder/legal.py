@@ -94,11 +94,18 @@ def _runs(
     """Append the runs of the given colours (with ``through``, only windows holding that
     number, its slot kept natural)."""
     jokers = len(wild)
+    numbers = [0, 0, 0, 0]
+    for f in by_face:
+        numbers[f // 13] |= 2 << (f % 13)
     for colour in colours:
         base = colour * 13 - 1
-        have = [base + n in by_face for n in range(14)]
-        if not any(have[1:]):
+        mask = numbers[colour]
+        if not jokers:
+            _plain_runs(by_face, base, mask, max_size, out, through)
             continue
+        if not mask:
+            continue
+        have = [bool(mask >> n & 1) for n in range(14)]
         lows = range(max(1, through - max_size + 1), through + 1) if through else range(1, 12)
         for low in lows:
             if not jokers and not have[low]:
@@ -115,6 +122,38 @@ def _runs(
                 if length >= 3 and high >= through:
                     options = [by_face.get(base + n, []) for n in range(low, high + 1)]
                     _fill(options, wild, out, through - low if through else -1)
+
+
+def _plain_runs(
+    by_face: dict[int, list[int]],
+    base: int,
+    mask: int,
+    max_size: int,
+    out: list[Meld],
+    through: int,
+) -> None:
+    """Append the runs without jokers inside the stretches of consecutive numbers held
+    (bit n of ``mask``: number n is held; faces are ``base + n``)."""
+    n = 1
+    while mask >> n:
+        if not mask >> n & 1:
+            n += 1
+            continue
+        start = n
+        while mask >> n & 1:
+            n += 1
+        stop = n - 1
+        if stop - start < 2 or (through and not start <= through <= stop):
+            continue
+        for low in range(start, stop - 1):
+            if through and low > through:
+                break
+            for high in range(max(low + 2, through), min(stop, low + max_size - 1) + 1):
+                options = [by_face[base + k] for k in range(low, high + 1)]
+                if all(len(o) == 1 for o in options):
+                    out.append(Meld(RUN, tuple(o[0] for o in options)))
+                else:
+                    out.extend(Meld(RUN, tiles) for tiles in product(*options))
 
 
 def _sets(

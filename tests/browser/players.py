@@ -134,7 +134,10 @@ RESULT_FIELD = {
 }
 """The field of each game's hand_over event that the end-of-hand screen states per seat."""
 
-TURN = "document.body.classList.contains('my-turn') || !!document.querySelector('#hand-over, #match-over')"
+TURN = (
+    "document.body.classList.contains('my-turn')"
+    " || !!document.querySelector('#hand-over, #match-over')"
+)
 
 
 def play_until_hand_over(page: Any, move: Move, *, shot_at: int = 6, on_shot: Any = None) -> None:

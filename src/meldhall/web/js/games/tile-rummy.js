@@ -55,7 +55,7 @@ export function createView(ctx) {
 
   function pileRow() {
     const canTake = obs.to_act.includes(ctx.seat) && obs.phase === 'draw';
-    const row = el('div', { cls: 'pile-spread discard-pile', attrs: { id: 'discard-zone', 'data-drop': 'discard' } });
+    const row = el('div', { cls: 'pile-spread', attrs: { id: 'discard-zone', 'data-drop': 'discard' } });
     obs.pile.forEach((tok, i) => {
       const index = i + 1;
       const p = pieceEl('okey', tok, { small: true, joker: isJoker(tok) });

@@ -7,9 +7,11 @@ penalties by the joker's colour; a match of ``rounds`` (7) hands, lowest total w
 Modules: ``options`` (section 16), ``tiles`` (faces and jokers as ints), ``combos`` (section
 6 and what table combinations accept), ``actions`` (text and JSON forms), ``legal`` (listing
 legal actions), ``state`` (the match), ``scoring`` (section 12), ``opening`` (best opening by
-the core solver), ``answers`` (rule vectors), ``position`` (explicit positions for tests).
+the core solver, and an exact search over listed melds), ``hints`` (pure helpers for bots),
+``answers`` (rule vectors), ``position`` (explicit positions for tests).
 
-Observation keys (``state.observation(viewer)``; viewer None is a spectator):
+Observation keys (``state.observation(viewer)``; viewer None is a spectator; parts that change
+rarely are shared between observations, so treat them as read-only):
 
 - ``game`` "okey-ladder"; ``seat`` the viewer; ``over`` True after the last round.
 - ``phase``: ``take`` (draw or take the previous discard), ``must_draw`` (after returning a
@@ -43,6 +45,16 @@ Observation keys (``state.observation(viewer)``; viewer None is a spectator):
   ``lines`` (``{"seat", "amount", "reason"}``), ``round``, ``totals`` (and ``jokers_left``
   with option ``joker_left_in_hand``). The faces left in the losers' racks stay hidden: the
   settlement needs only their counts (decision, spec 12).
+
+Events (``kind``: public fields; the seat acting is ``seat``): ``deal`` (hand, first,
+indicator, okey, base) and ``rack`` (private: tiles) for every seat at a new hand; ``draw``
+(centre; private: tile); ``take_discard``, ``return_taken`` (tile); ``meld``, ``lay_off``,
+``replace_joker``, ``give_pair`` (the combination as on the table, and the tile, joker or
+recipient); ``recall`` (combination ids); ``opening`` (kind, value, need, pairs_need) or
+``opening_returned`` (combination ids, value, need) at a discard; ``penalty`` (amount,
+reason: wrong_discard, joker_discarded, joker_added, joker_exchanged, pair_received,
+return_taken); ``wrong_discard_returned`` (tile); ``discard`` (tile); ``hand_over`` (as
+``last_result``); ``match_over`` (the outcome).
 """
 
 from meldhall.games.okey_ladder.game import GAME, LadderGame

@@ -15,7 +15,7 @@ from typing import Any
 
 from meldhall.games.okey_ladder.actions import Meld
 from meldhall.games.okey_ladder.combos import RUN, SET, colour_mask, run_value, set_value
-from meldhall.games.okey_ladder.tiles import FACE_NAME, TOKEN, WILD, Jokers, colour_of, number_of
+from meldhall.games.okey_ladder.tiles import FACE_NAME, TOKEN, WILD, Jokers, number_of
 
 ID_OF: dict[str, int] = {token: i for i, token in enumerate(TOKEN)}
 """Tile id of every token with copy letter (``ID_OF["R5a"] == 8``)."""
@@ -99,8 +99,3 @@ def opening_bound(melds: Iterable[Meld], eff: Sequence[int], okey: int) -> tuple
             if per_tile > target.get(t, 0.0):
                 target[t] = per_tile
     return int(sum(share.values()) + 1e-9), int(sum(pair_share.values()) + 1e-9)
-
-
-def colour_number(face: int) -> tuple[int, int]:
-    """Return (colour index, number) of a face."""
-    return colour_of(face), number_of(face)

@@ -20,8 +20,6 @@ from meldhall.core.tiles import OKEY_COLOURS, OKEY_TILES, parse_okey
 WILD = -1
 """The effective face of a real joker."""
 
-FALSE_JOKERS = (104, 105)
-
 FACE_OF: tuple[int, ...] = tuple(
     -1 if t.colour is None else OKEY_COLOURS.index(t.colour) * 13 + (t.number or 0) - 1
     for t in OKEY_TILES
@@ -34,7 +32,7 @@ TOKEN: tuple[str, ...] = tuple(str(t) for t in OKEY_TILES)
 FACE_NAME: tuple[str, ...] = tuple(f"{c}{n}" for c in OKEY_COLOURS for n in range(1, 14))
 """Name of every face: ``FACE_NAME[4] == 'R5'``."""
 
-__all__ = ["FACE_NAME", "FACE_OF", "FALSE_JOKERS", "TOKEN", "WILD", "Jokers", "parse_okey"]
+__all__ = ["FACE_NAME", "FACE_OF", "TOKEN", "WILD", "Jokers", "parse_okey"]
 
 
 def colour_of(face: int) -> int:
@@ -45,11 +43,6 @@ def colour_of(face: int) -> int:
 def number_of(face: int) -> int:
     """Return the number 1..13 of a face."""
     return face % 13 + 1
-
-
-def face(colour: int, number: int) -> int:
-    """Return the face index of a colour index and a number."""
-    return colour * 13 + number - 1
 
 
 def okey_face_of(indicator_face: int) -> int:
@@ -86,7 +79,3 @@ class Jokers:
     def colour(self) -> str:
         """Return the joker colour letter (the indicator's colour), which sets the base."""
         return OKEY_COLOURS[self.okey // 13]
-
-    def is_real(self, tile: int) -> bool:
-        """Return True when ``tile`` is one of the two real jokers."""
-        return self.eff[tile] == WILD

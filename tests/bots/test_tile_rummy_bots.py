@@ -16,6 +16,7 @@ from meldhall.games.tile_rummy import GAME
 from meldhall.games.tile_rummy.actions import Add, Discard, Meld, Rearrange
 from meldhall.games.tile_rummy.faces import parse_tile
 from meldhall.games.tile_rummy.position import build_position
+from meldhall.games.tile_rummy.state import TileRummyState
 from meldhall.simulate import play_match, run_many
 
 
@@ -42,9 +43,10 @@ def test_random_bot_places_before_discarding() -> None:
     assert isinstance(action, Meld | Add | Rearrange)
 
 
-def observation(state: object, seat: int) -> dict[str, object]:
+def observation(state: TileRummyState, seat: int) -> dict[str, object]:
     """Return the observation as a client would receive it (plain JSON)."""
-    return json.loads(json.dumps(state.observation(seat)))  # type: ignore[attr-defined]
+    data: dict[str, object] = json.loads(json.dumps(state.observation(seat)))
+    return data
 
 
 def test_greedy_goes_out_when_it_can() -> None:

@@ -138,10 +138,11 @@ def test_a_smiley_first_tile_is_reshuffled_away() -> None:
 def test_nothing_before_the_draw_and_only_the_turn_player_acts() -> None:
     state = build_position(racks=["R1a R2a R3a K9a", "B1a"], phase="draw")
     before = state.snapshot()
-    for action, code in [
+    wrong: list[tuple[Meld | Discard, str]] = [
         (Meld("run", ids("R1a R2a R3a")), "WRONG_PHASE"),
         (Discard(parse_tile("K9a")), "WRONG_PHASE"),
-    ]:
+    ]
+    for action, code in wrong:
         with pytest.raises(IllegalAction) as info:
             state.apply(0, action)
         assert info.value.code == code
@@ -229,7 +230,8 @@ def test_initial_meld_minimum() -> None:
     feed = Add(parse_tile("Y4a"), 1, "low")
     legal = state.legal_actions(0)
     assert small not in legal and feed not in legal
-    for action, code in [(small, "OPENING_TOO_LOW"), (feed, "NOT_OPENED")]:
+    closed: list[tuple[Meld | Add, str]] = [(small, "OPENING_TOO_LOW"), (feed, "NOT_OPENED")]
+    for action, code in closed:
         with pytest.raises(IllegalAction) as info:
             state.apply(0, action)
         assert info.value.code == code
@@ -328,7 +330,8 @@ def test_points_match_ends_at_500() -> None:
     play_out(state, 3)
     totals = state.totals
     assert max(totals) >= 500 and totals.count(max(totals)) == 1
-    assert state.outcome() is not None and state.outcome().scores == tuple(totals)
+    outcome = state.outcome()
+    assert outcome is not None and outcome.scores == tuple(totals)
 
 
 def test_observation_hides_other_racks_and_the_stock() -> None:
@@ -378,6 +381,7 @@ def test_random_matches_under_the_options(raw: dict[str, object]) -> None:
     game = GAME
     opts = game.options(raw)
     played = play_random(game, f"options-{sorted(raw)}", seats=3, options=opts, probe_every=11)
+    assert isinstance(played.state, TileRummyState)
     assert played.state.round >= 3 or played.state.outcome() is not None
     check_replay(game, played)
     check_observations(game, played.state, random.Random(1))

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from meldhall.core.engine import Action
 from meldhall.core.errors import IllegalAction
 from meldhall.games.tile_rummy.actions import (
     DRAW,
@@ -32,12 +33,12 @@ def meld_of(state: TileRummyState, meld_id: int) -> dict[str, object]:
     return next(m for m in state.observation(None)["melds"] if m["id"] == meld_id)
 
 
-def rejected(state: TileRummyState, seat: int, action: object, code: str) -> None:
+def rejected(state: TileRummyState, seat: int, action: Action, code: str) -> None:
     """Assert that the action is not listed, is rejected with ``code`` and changes nothing."""
     before = state.snapshot()
     assert action not in state.legal_actions(seat)
     with pytest.raises(IllegalAction) as info:
-        state.apply(seat, action)  # type: ignore[arg-type]
+        state.apply(seat, action)
     assert info.value.code == code
     assert state.snapshot() == before
 
@@ -221,12 +222,13 @@ def test_tile_rummy_T29_take_the_top_to_feed_another_player() -> None:
 def test_tile_rummy_T30_no_take_without_a_use() -> None:
     state = build_position(racks=["R1a K4a B12a", "B8a B9a"], pile="R2a Y9a", phase="draw")
     assert not [a for a in state.legal_actions(0) if isinstance(a, TakeDiscard) and a.index == 2]
-    for use, code in [
+    uses: list[tuple[Meld | Add, str]] = [
         (Meld("run", ids("Y9a R1a K4a")), "INVALID_MELD"),
         (Meld("set", ids("Y9a K4a B12a")), "INVALID_MELD"),
         (Add(tile("Y9a"), 1, "low"), "NO_SUCH_MELD"),
         (Meld("run", ids("R1a R2a K4a")), "TARGET_NOT_PLACED"),
-    ]:
+    ]
+    for use, code in uses:
         rejected(state, 0, TakeDiscard(2, use), code)
 
 

@@ -13,6 +13,7 @@ from collections.abc import Callable, Iterable
 from typing import Any
 
 from meldhall.core.engine import JSON, Event, Outcome, ranks_by
+from meldhall.core.engine import Action as EngineAction
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.tile_rummy import checks, view
 from meldhall.games.tile_rummy.actions import (
@@ -273,9 +274,9 @@ class TileRummyState:
 
     # ------------------------------------------------------------------ apply
 
-    def apply(self, seat: int, action: Action) -> tuple[Event, ...]:
+    def apply(self, seat: int, action: EngineAction) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction`` (nothing
-        changes then)."""
+        changes then; an object that is no tile-rummy action is rejected too)."""
         events: list[Event] = []
         if isinstance(action, Draw):
             checks.check_turn(self, seat, "draw", action)

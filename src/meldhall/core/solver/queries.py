@@ -3,16 +3,14 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from functools import lru_cache
 from typing import Literal
 
+from meldhall.core.solver.distance import distance
 from meldhall.core.solver.melds import Meld, Solution
 from meldhall.core.solver.rules import LadderValue, MeldRules
 from meldhall.core.solver.search import NEG, FrontSearch, Search
 from meldhall.core.solver.universe import (
-    FIELD,
     Template,
-    Universe,
     by_slot,
     compile_universe,
     decode,
@@ -287,49 +285,7 @@ def distance_to_win(counts: Counts, jokers: int, rules: MeldRules) -> int:
     >>> distance_to_win(hand, 0, RUMMIKUB)    # the 8 out, a 3 in: 1 2 3 4
     1
     """
-    size = sum(counts) + jokers
-    hand = encode(counts, jokers, rules)
-    top = max(rules.max_run, rules.max_set)
-    for d in range(size + 1):
-        wilds = jokers + d
-        universe = compile_universe(rules, min(wilds, top), True)
-        if _can_win(universe, hand + (d << universe.joker_shift), d, {}, _wild_sizes(rules)):
-            return d
-    raise ValueError(f"no winning hand has {size} tiles")
-
-
-@lru_cache(maxsize=16)
-def _wild_sizes(rules: MeldRules) -> frozenset[int]:
-    """Return the joker counts up to 128 that jokers-only melds can hold exactly."""
-    sizes = [*range(rules.min_run, rules.max_run + 1), *range(rules.min_set, rules.max_set + 1)]
-    ok = {0}
-    for j in range(1, 129):
-        if any(j - s in ok for s in sizes if s <= j):
-            ok.add(j)
-    return frozenset(ok)
-
-
-def _can_win(
-    u: Universe, hand: int, budget: int, memo: dict[int, bool], wild: frozenset[int]
-) -> bool:
-    key = hand << 8 | budget
-    got = memo.get(key)
-    if got is not None:
-        return got
-    nat = hand & u.natural_mask
-    if not nat:
-        result = budget == 0 and (hand >> u.joker_shift) in wild
-    else:
-        k = ((nat & -nat).bit_length() - 1) // FIELD
-        result = budget > 0 and _can_win(u, hand - (1 << (FIELD * k)), budget - 1, memo, wild)
-        if not result:
-            for t in u.by_low[k]:
-                r = (hand | u.guard) - t.mask
-                if r & u.guard == u.guard and _can_win(u, r ^ u.guard, budget, memo, wild):
-                    result = True
-                    break
-    memo[key] = result
-    return result
+    return distance(encode(counts, 0, rules), sum(counts), jokers, rules)
 
 
 __all__ = [

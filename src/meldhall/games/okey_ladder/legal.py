@@ -60,27 +60,11 @@ def _fill(options: list[list[int]], wild: list[int], out: list[Meld], fixed: int
     """Append a run for every way to fill the slots: a natural tile of the slot or a joker
     (each joker once; never in slot ``fixed``)."""
     if not wild:
-        for tiles in product(*options):
-            out.append(Meld(RUN, tiles))
+        out.extend(Meld(RUN, tiles) for tiles in product(*options))
         return
-    chosen: list[int] = []
-
-    def walk(i: int, free: list[int]) -> None:
-        if i == len(options):
-            out.append(Meld(RUN, tuple(chosen)))
-            return
-        for t in options[i]:
-            chosen.append(t)
-            walk(i + 1, free)
-            chosen.pop()
-        if i == fixed:
-            return
-        for k, j in enumerate(free):
-            chosen.append(j)
-            walk(i + 1, free[:k] + free[k + 1 :])
-            chosen.pop()
-
-    walk(0, wild)
+    slots = [o if i == fixed else o + wild for i, o in enumerate(options)]
+    size = len(slots)
+    out.extend(Meld(RUN, tiles) for tiles in product(*slots) if len(set(tiles)) == size)
 
 
 def _runs(
@@ -166,11 +150,12 @@ def _sets(
 ) -> None:
     """Append the sets of the given numbers (with ``colour``, only sets holding it)."""
     jokers = len(wild)
+    by_number: dict[int, list[tuple[int, list[int]]]] = {}
+    for f in sorted(by_face):
+        by_number.setdefault(f % 13 + 1, []).append((f // 13, by_face[f]))
     for number in numbers:
-        present = [
-            (c, by_face[c * 13 + number - 1]) for c in range(4) if c * 13 + number - 1 in by_face
-        ]
-        if len(present) + jokers < 3:
+        present = by_number.get(number)
+        if present is None or len(present) + jokers < 3:
             continue
         for size in range(1, len(present) + 1):
             for chosen in combinations(present, size):

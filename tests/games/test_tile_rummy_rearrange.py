@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from meldhall.core.errors import IllegalAction
 from meldhall.games.tile_rummy.actions import Add, Meld, Rearrange
-from meldhall.games.tile_rummy.faces import SMILEY_A, tokens
+from meldhall.games.tile_rummy.faces import SMILEY_A, parse_tile, tokens
 from meldhall.games.tile_rummy.melds import HIGH, LOW, Pool, assign, judge_any, templates
 from meldhall.games.tile_rummy.position import build_position
 from meldhall.games.tile_rummy.solving import meld_rules, physical, rearranged
@@ -146,3 +146,33 @@ def test_a_listed_split_inserts_a_rack_duplicate() -> None:
         ("R3a", "R4a", "R5a"),
         ("R5b", "R6a", "R7a", "R8a"),
     ]
+
+
+def listed(state: TileRummyState) -> list[Rearrange]:
+    return [a for a in state.legal_actions(0) if isinstance(a, Rearrange)]
+
+
+def test_a_listed_set_member_joins_a_run() -> None:
+    state = build_position(racks=["R6a R7a K9a", "B1a"], melds=[(0, "set", "R5a K5a Y5a B5a")])
+    (action,) = listed(state)
+    assert sorted(m.kind for m in action.melds) == ["run", "set"]
+    state.apply(0, action)
+    assert state.racks[0] == [parse_tile("K9a")]
+
+
+def test_a_listed_run_end_joins_a_set_with_a_smiley() -> None:
+    state = build_position(racks=["K8a Sa B1a", "B2a"], melds=[(0, "run", "R5a R6a R7a R8a")])
+    (action,) = listed(state)
+    state.apply(0, action)
+    assert state.racks[0] == [parse_tile("B1a")]
+    assert sorted(tuple(tokens(m.tiles)) for m in state.melds.values()) == [
+        ("R5a", "R6a", "R7a"),
+        ("R8a", "K8a", "Sa"),
+    ]
+
+
+def test_a_listed_smiley_is_freed_by_its_tile() -> None:
+    state = build_position(racks=["R5b K9a Y9a B1a", "B2a"], melds=[(0, "run", "R4a Sa R6a")])
+    (action,) = listed(state)
+    state.apply(0, action)
+    assert state.racks[0] == [parse_tile("B1a")]

@@ -24,6 +24,11 @@ from meldhall.games.tile_rummy.solving import physical, rearranged
 
 OwnMeld = tuple[int, Shape, list[int]]
 
+SMILEYS = -1
+"""In a gate's answer: the rack's Smileys are worth trying too."""
+WHOLE_RACK = -2
+"""In a gate's answer: try the whole rack (a Smiley of the meld may be freed)."""
+
 
 def _bits(lo: int, hi: int) -> int:
     """Return a mask of the positions lo..hi (empty when lo > hi)."""
@@ -38,26 +43,29 @@ def _positions(number: int, wrap: bool) -> tuple[int, ...]:
     return (number,)
 
 
-def _run_partners(pool: Pool, colour: int, number: int, wrap: bool) -> int:
+def _run_partners(pool: Pool, colour: int, number: int, wrap: bool) -> tuple[int, bool]:
     """Return the rack positions of ``colour`` that make a 3-run with a tile of ``number``
-    (with the rack's Smileys), as a mask; 0 when there are none."""
+    (as a mask, 0 when there are none) and whether that needs a rack Smiley."""
     lo, hi = line(wrap)
     mask = pool.pos_masks[colour]
     jokers = len(pool.smileys)
     found = 0
+    needs_smiley = False
     for p in _positions(number, wrap):
         for s in (p - 2, p - 1, p):
             if s < lo or s + 2 > hi:
                 continue
             window = _bits(s, s + 2) & ~(1 << p)
             have = mask & window
-            if (window & ~have).bit_count() <= jokers and have:
+            gaps = (window & ~have).bit_count()
+            if gaps <= jokers and have:
                 found |= have
-    return found
+                needs_smiley |= gaps > 0
+    return found, needs_smiley
 
 
 def _run_gate(shape: Shape, tiles: list[int], pool: Pool, wrap: bool) -> list[int] | None:
-    """Return the rack faces worth trying with an own run (-1: the whole rack), or None."""
+    """Return the rack faces worth trying with an own run (or SMILEYS, WHOLE_RACK), or None."""
     colour, start, length = shape.colour, shape.key, len(tiles)
     faces: list[int] = []
     inner = pool.pos_masks[colour] & _bits(start + 2, start + length - 3)
@@ -69,19 +77,22 @@ def _run_gate(shape: Shape, tiles: list[int], pool: Pool, wrap: bool) -> list[in
     if length >= 4:
         for t in (tiles[0], tiles[-1]):
             if t >= SMILEY_A:
-                return [-1]
+                return [WHOLE_RACK]
             number = (t >> 1) % 13 + 1
             others = pool.num_masks[number] & ~(1 << colour)
-            if others.bit_count() + min(len(pool.smileys), 1) >= 2:
+            count = others.bit_count()
+            if count >= 2 or (count == 1 and pool.smileys):
                 faces += [c * 13 + number - 1 for c in range(4) if others >> c & 1]
+                if count == 1:
+                    faces.append(SMILEYS)
     for i, t in enumerate(tiles):
         if t >= SMILEY_A and pool.counts[base + pos_number(start + i)]:
-            return [-1]
+            return [WHOLE_RACK]
     return faces or None
 
 
 def _set_gate(shape: Shape, tiles: list[int], pool: Pool, wrap: bool) -> list[int] | None:
-    """Return the rack faces worth trying with an own set (-1: the whole rack), or None."""
+    """Return the rack faces worth trying with an own set (or SMILEYS, WHOLE_RACK), or None."""
     number = shape.key
     present = 0
     smileys = 0
@@ -91,12 +102,14 @@ def _set_gate(shape: Shape, tiles: list[int], pool: Pool, wrap: bool) -> list[in
         else:
             present |= 1 << ((t >> 1) // 13)
     if smileys and (len(tiles) == 4 or pool.num_masks[number] & ~present):
-        return [-1]
+        return [WHOLE_RACK]
     if len(tiles) < 4:
         return None
     faces: list[int] = []
     for colour in range(4):
-        found = _run_partners(pool, colour, number, wrap)
+        found, needs_smiley = _run_partners(pool, colour, number, wrap)
+        if needs_smiley:
+            faces.append(SMILEYS)
         while found:
             low = found & -found
             found ^= low
@@ -114,11 +127,11 @@ def rearrange_actions(
         faces = gate(shape, tiles, pool, wrap)
         if faces is None:
             continue
-        if -1 in faces:
+        wanted = set(faces)
+        if WHOLE_RACK in wanted:
             chosen = list(rack)
         else:
-            wanted = set(faces)
-            chosen = [t for t in rack if t < SMILEY_A and t >> 1 in wanted]
+            chosen = [t for t in rack if (SMILEYS if t >= SMILEY_A else t >> 1) in wanted]
         key_table = tuple(sorted(-1 if t >= SMILEY_A else t >> 1 for t in tiles))
         key_rack = tuple(sorted(-1 if t >= SMILEY_A else t >> 1 for t in chosen))
         solved = rearranged(key_table, key_rack, rules)

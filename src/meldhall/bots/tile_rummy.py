@@ -35,6 +35,8 @@ GOING_OUT = 1000
 """Score of a move that empties the rack: it ends the round and collects every other rack."""
 TAKEN_LOAD = 0.3
 """What a greedy bot counts against each point of the extra tiles a take brings."""
+DRAW_WORTH = 8.0
+"""What a blind draw from the stock is worth to the greedy bot, in points: a take must beat it."""
 FEED_COST = 0.5
 """What feeding costs per point: the points go to the meld's owner, half offset by the rack
 points the feeder no longer risks."""
@@ -147,7 +149,7 @@ class GreedyBot:
         assert isinstance(tokens, list)
         pile = [parse_tile(t) for t in tokens]
         best: Action = legal[0]
-        best_score = 8.0 if isinstance(legal[0], Draw) else 0.0
+        best_score = DRAW_WORTH if isinstance(legal[0], Draw) else 0.0
         for action in legal[1:]:
             if not isinstance(action, TakeDiscard):
                 continue
@@ -180,6 +182,7 @@ class GreedyBot:
 
 
 def _placed(use: Use) -> list[int]:
+    """Return every tile a use puts on the table."""
     if isinstance(use, Meld):
         return list(use.tiles)
     if isinstance(use, Add):

@@ -34,31 +34,45 @@ def _score(objective: str) -> Callable[[Template], int]:
 
 
 def _solution(
-    melds: tuple[Template, ...], hand: int, rules: MeldRules, placed: int | None = None
+    melds: Sequence[Meld], hand: int, rules: MeldRules, placed: int | None = None
 ) -> Solution:
-    rest = hand - sum(t.mask for t in melds)
-    leftover, jokers = decode(rest, rules)
-    size = sum(t.naturals + t.jokers for t in melds)
+    counts, jokers = decode(hand, rules)
+    leftover = list(counts)
+    n = rules.numbers
+    for m in melds:
+        for t in m.tiles:
+            if t is None:
+                jokers -= 1
+            else:
+                leftover[t[0] * n + t[1] - 1] -= 1
+    size = sum(len(m.tiles) for m in melds)
     return Solution(
-        melds=tuple(t.meld for t in melds),
-        value=sum(t.value for t in melds),
+        melds=tuple(melds),
+        value=sum(m.value for m in melds),
         placed=size if placed is None else placed,
-        leftover=leftover,
+        leftover=tuple(leftover),
         leftover_jokers=jokers,
     )
 
 
 def _search(
     hand: int, jokers: int, rules: MeldRules, free: Counts, free_jokers: int, objective: str
-) -> tuple[Template, ...] | None:
+) -> list[Meld] | None:
     """Return the best melds for ``objective`` (value, placed, or tiles: placed, ties any)."""
-    universe = compile_universe(rules, jokers)
     tiles_only = objective == "tiles"
+    universe = compile_universe(rules, jokers)
     score = _tiles if tiles_only else _score(objective)
     search = Search(universe, score, by_slot(free, rules), free_jokers, hand, tiles_only)
-    if search.best(search.start, 0, search.size) == NEG:
+    if tiles_only:  # deepening: lose no tile, then at most one, two, ...
+        for need in range(search.size, -1, -1):
+            best = search.most_tiles(search.start, 0, search.size, need)
+            if best >= need:
+                break
+    else:
+        best = search.best(search.start)
+    if best == NEG:
         return None
-    return search.melds(search.start)
+    return [t.meld for t in search.melds(search.start)]
 
 
 def _tiles(t: Template) -> int:
@@ -132,7 +146,7 @@ def max_placed_with_table(
     if melds is None:
         raise ValueError("the table tiles cannot all be placed in melds")
     table_size = sum(table_counts) + table_jokers
-    placed = sum(t.naturals + t.jokers for t in melds) - table_size
+    placed = sum(len(m.tiles) for m in melds) - table_size
     return _solution(melds, hand, rules, placed)
 
 
@@ -143,8 +157,10 @@ def tiles_left(counts: Counts, jokers: int, rules: MeldRules) -> int:
     >>> tiles_left([1, 1, 1, 1] + [0] * 48, 1, RUMMIKUB)
     0
     """
-    sol = best_partition(counts, jokers, rules, "placed")
-    return sum(counts) + jokers - sol.placed
+    hand = encode(counts, jokers, rules)
+    melds = _search(hand, jokers, rules, counts, jokers, "tiles")
+    assert melds is not None  # leaving everything out is always possible
+    return sum(counts) + jokers - sum(len(m.tiles) for m in melds)
 
 
 def best_opening(
@@ -184,9 +200,9 @@ def best_opening(
     reached = [(w, v) for w, v in front.items() if v >= need]
     if not reached:
         v, w = max((v, w) for w, v in front.items())
-        return _solution(search.melds(search.start, w, v), hand, rules), False
+        return _solution([t.meld for t in search.melds(search.start, w, v)], hand, rules), False
     w, v = max(reached)
-    return _solution(search.melds(search.start, w, v), hand, rules), True
+    return _solution([t.meld for t in search.melds(search.start, w, v)], hand, rules), True
 
 
 def _weight_naturals(t: Template) -> int:

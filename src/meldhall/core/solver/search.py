@@ -30,11 +30,13 @@ class Search:
     """
 
     __slots__ = (
+        "_bound",
         "_cands",
         "_end",
         "_free",
         "_free_jokers",
         "_memo",
+        "_moves",
         "_score",
         "_tiles_only",
         "_u",
@@ -60,6 +62,8 @@ class Search:
         self._free_jokers = free_jokers
         self._tiles_only = tiles_only
         self._memo: dict[int, int] = {}
+        self._bound: dict[int, int] = {}
+        self._moves = [tuple((t.mask, self._score[t.mask]) for t in g) for g in self._cands]
         self._end: dict[int, tuple[int, tuple[Template, ...]]] = {}
 
     def best(self, hand: int, must: int = 0, size: int = -1) -> int:
@@ -104,6 +108,63 @@ class Search:
                                 if got == perfect:
                                     break
         memo[key] = result
+        return result
+
+    def most_tiles(self, hand: int, must: int, size: int, need: int) -> int:
+        """Return the most tiles placed from ``hand`` when that is at least ``need``, else an
+        upper bound below ``need`` (branch and bound; ``tiles_only`` searches only).
+
+        A state is cut as soon as its tiles cannot reach ``need``; bounds are kept apart from
+        exact answers, so ``melds`` follows exact answers only.
+        """
+        if size < need:
+            return size
+        key = hand << 1 | must
+        got = self._memo.get(key)
+        if got is not None:
+            return got
+        bound = self._bound.get(key)
+        if bound is not None and bound < need:
+            return bound
+        u = self._u
+        nat = hand & u.natural_mask
+        if not nat:
+            result = self._jokers_only(hand >> u.joker_shift)[0]
+        else:
+            k = ((nat & -nat).bit_length() - 1) // FIELD
+            shift = FIELD * k
+            count = (hand >> shift) & 15
+            result = NEG
+            if not must:
+                for left in range(min(count, self._free[k]) + 1):
+                    floor = need if need > result else result + 1
+                    got = self.most_tiles(
+                        hand - (left << shift), 1 if left < count else 0, size - left, floor
+                    )
+                    if got > result:
+                        result = got
+                        if got == size:
+                            break
+            else:
+                guard = u.guard
+                for mask, gain in self._moves[k]:
+                    r = (hand | guard) - mask
+                    if r & guard == guard:
+                        rest = r ^ guard
+                        floor = need if need > result else result + 1
+                        got = self.most_tiles(
+                            rest, 1 if (rest >> shift) & 15 else 0, size - gain, floor - gain
+                        )
+                        if got > NEG:
+                            got += gain
+                            if got > result:
+                                result = got
+                                if got == size:
+                                    break
+        if result >= need:
+            self._memo[key] = result
+        else:
+            self._bound[key] = result
         return result
 
     def melds(self, hand: int) -> tuple[Template, ...]:

@@ -3,13 +3,15 @@
 - ``random`` opens with the opening that places the most cards, melds and lays off whatever
   it can; otherwise it draws from the stock (the top discard when it can place it this turn;
   before opening, half the time when it joins a meld) and discards at random among its least
-  connected cards, so hands end the way real ones do (BENCHMARKS.md).
+  connected cards (a quarter of the time any card but a joker), so hands end the way real
+  ones do (BENCHMARKS.md).
 - ``greedy`` plays the best immediate move: it takes the top discard when it can place it this
   turn (it fits the table, makes a new meld, or lets it open), opens with the most cards,
   melds, frees jokers and lays off (naturals first, the costliest first), and discards the
   card that helps its hand least: outside the best partition of its hand (the solver's), with
   the fewest partners, never a joker while it has another card, keeping back cards the next
-  player could lay off once open; among equals the costliest.
+  player could lay off once open; among equals the costliest. When, open, its hand has not
+  shrunk for ``STALL_TURNS`` turns it discards at random, so no hand stalls for ever.
 """
 
 from __future__ import annotations
@@ -34,6 +36,16 @@ from meldhall.games.remi.hints import joins_meld, partner_counts, worth_taking
 from meldhall.games.remi.melds import RunRules
 
 _ID_OF = CARD_ID
+
+
+SHAKE = 0.25
+"""How often the random bot discards any card but a joker rather than a least connected one:
+its hands keep changing, so no two bots can hold each other's cards for ever."""
+
+STALL_TURNS = 8
+"""Turns without its hand shrinking after which the greedy bot, once open, discards at random
+(any card but a joker): it gives up partners it has waited for in vain, so hands cannot
+stall."""
 
 
 def _open_size(action: Open) -> int:
@@ -90,6 +102,8 @@ class RandomRemiBot:
         hand = [d.card for d in discards]
         counts = partner_counts(hand)
         scores = [99 if c >= FIRST_JOKER else k for c, k in zip(hand, counts, strict=True)]
+        if rng.random() < SHAKE:
+            scores = [min(k, 1) for k in scores]
         low = min(scores)
         pool = [d for d, k in zip(discards, scores, strict=True) if k == low]
         return pool[rng.randrange(len(pool))]
@@ -109,6 +123,10 @@ class GreedyRemiBot:
     """The best immediate move, judged on the bot's own hand and the table."""
 
     needs_observation = True
+
+    def __init__(self) -> None:
+        self._hand: tuple[int, int] = (0, 0)
+        self._stalled = 0
 
     def choose(
         self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
@@ -144,8 +162,19 @@ class GreedyRemiBot:
             return max(lays, key=lambda a: (a.card < FIRST_JOKER, view.points(a.card)))
         if not discards:
             return legal[0]
+        if self._stall(observation) >= STALL_TURNS and view.opened:
+            loose = [d for d in discards if d.card < FIRST_JOKER] or discards
+            return loose[rng.randrange(len(loose))]
         keep = view.keep_scores()
         return min(discards, key=lambda a: (keep[a.card], -view.points(a.card), a.card))
+
+    def _stall(self, observation: Mapping[str, Any]) -> int:
+        """Return for how many of its discards in this hand the hand has not shrunk."""
+        hand: tuple[int, int] = (observation["hand_number"], len(observation["hand"]))
+        same_hand = hand[0] == self._hand[0]
+        self._stalled = self._stalled + 1 if same_hand and hand[1] >= self._hand[1] else 0
+        self._hand = hand
+        return self._stalled
 
 
 class _View:

@@ -6,7 +6,7 @@ spec's canonical id) and a parser. A token may name a copy (``R5a``, ``10H#2``) 
 
 >>> t = parse_okey("R13b")
 >>> t.id, t.colour, t.number, str(t)
-(75, 'R', 13, 'R13b')
+(25, 'R', 13, 'R13b')
 >>> [str(x) for x in parse_okey_many("R3 R3 J")]
 ['R3a', 'R3b', 'Ja']
 >>> str(parse_card("10H#2")), str(parse_mahjong("5p")), str(parse_okey_card("B8"))

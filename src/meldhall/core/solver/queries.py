@@ -72,7 +72,7 @@ def _search(
         best = search.best(search.start)
     if best == NEG:
         return None
-    return [t.meld for t in search.melds(search.start)]
+    return [t.meld() for t in search.melds(search.start)]
 
 
 def _tiles(t: Template) -> int:
@@ -200,9 +200,9 @@ def best_opening(
     reached = [(w, v) for w, v in front.items() if v >= need]
     if not reached:
         v, w = max((v, w) for w, v in front.items())
-        return _solution([t.meld for t in search.melds(search.start, w, v)], hand, rules), False
+        return _solution([t.meld() for t in search.melds(search.start, w, v)], hand, rules), False
     w, v = max(reached)
-    return _solution([t.meld for t in search.melds(search.start, w, v)], hand, rules), True
+    return _solution([t.meld() for t in search.melds(search.start, w, v)], hand, rules), True
 
 
 def _weight_naturals(t: Template) -> int:

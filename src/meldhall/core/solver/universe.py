@@ -14,9 +14,9 @@ the same tiles and the same value.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache
+from functools import lru_cache, partial
 from itertools import combinations
 
 from meldhall.core.solver.melds import Face, Meld
@@ -37,7 +37,11 @@ class Template:
     naturals: int
     jokers: int
     value: int
-    meld: Meld
+    build: Callable[[], Meld]
+
+    def meld(self) -> Meld:
+        """Return the meld (built on demand: most compiled melds are never used)."""
+        return self.build()
 
 
 @dataclass(frozen=True, slots=True)
@@ -106,28 +110,62 @@ def by_slot(counts: Sequence[int], rules: MeldRules) -> list[int]:
     return out
 
 
-def _run_templates(rules: MeldRules, max_jokers: int, split: bool) -> list[Template]:
-    out: list[Template] = []
+Raw = tuple[int, int, int, int, Callable[[], Meld]]
+"""A meld before it is kept: (mask with jokers, value, naturals, jokers, its Meld builder)."""
+
+
+def _run_melds(rules: MeldRules, max_jokers: int, split: bool) -> list[Raw]:
+    out: list[Raw] = []
     line = list(rules.positions())
     n = rules.numbers
+    jshift = joker_shift(rules)
     longest = rules.max_run
     if split and rules.loose_jokers and rules.min_natural <= max(0, rules.min_run - max_jokers):
         longest = min(longest, 2 * rules.min_run - 1)  # every longer run splits in two
+    shapes: dict[int, list[tuple[int, ...]]] = {}
     for length in range(rules.min_run, longest + 1):
+        shapes[length] = [
+            holes
+            for j in range(min(max_jokers, length - rules.min_natural) + 1)
+            for holes in combinations(range(length), j)
+            if _run_ok(rules, length, holes) and not (split and _run_splits(rules, length, holes))
+        ]
+    for length, holes_list in shapes.items():
         for start in range(len(line) - length + 1):
-            pos = line[start : start + length]
+            pos = tuple(line[start : start + length])
             if pos[0] == 0 and pos[-1] == n + 1:
                 continue  # both_ends: 13-1 at the bottom and 13-1 at the top
-            top_jokers = min(max_jokers, length - rules.min_natural)
-            for j in range(top_jokers + 1):
-                for holes in combinations(range(length), j):
-                    if not _run_ok(rules, length, holes):
-                        continue
-                    if split and _run_splits(rules, length, holes):
-                        continue
-                    for colour in range(rules.colours):
-                        out.append(_run_template(rules, colour, pos, set(holes)))
+            numbers = [rules.number_at(p) for p in pos]
+            for holes in holes_list:
+                value = _run_value(rules, pos, numbers, holes)
+                colour0 = sum(
+                    1 << (FIELD * slot(0, x, rules))
+                    for i, x in enumerate(numbers)
+                    if i not in holes
+                )
+                for colour in range(rules.colours):
+                    mask = (colour0 << (FIELD * colour)) + (len(holes) << jshift)
+                    build = partial(_run_meld, colour, numbers, holes, value)
+                    out.append((mask, value, length - len(holes), len(holes), build))
     return out
+
+
+def _run_value(
+    rules: MeldRules, pos: tuple[int, ...], numbers: list[int], holes: tuple[int, ...]
+) -> int:
+    n = rules.numbers
+    if isinstance(rules.value, LadderValue):
+        top = pos[-1] if pos[-1] <= n else n + 1
+        return rules.value.run_value(top=top, length=len(pos))
+    return sum(
+        rules.value.slot_value(number, top=p == n + 1, joker=i in holes)
+        for i, (p, number) in enumerate(zip(pos, numbers, strict=True))
+    )
+
+
+def _run_meld(colour: int, numbers: list[int], holes: tuple[int, ...], value: int) -> Meld:
+    tiles: list[Face | None] = [None if i in holes else (colour, x) for i, x in enumerate(numbers)]
+    return Meld("run", tuple(tiles), tuple((colour, x) for x in numbers), value)
 
 
 def _run_ok(rules: MeldRules, length: int, holes: tuple[int, ...]) -> bool:
@@ -147,67 +185,44 @@ def _run_splits(rules: MeldRules, length: int, holes: tuple[int, ...]) -> bool:
     return False
 
 
-def _run_template(rules: MeldRules, colour: int, pos: list[int], holes: set[int]) -> Template:
-    n = rules.numbers
-    tiles: list[Face | None] = []
-    stands: list[tuple[int | None, int]] = []
-    mask = 0
-    value = 0
-    for i, p in enumerate(pos):
-        number = rules.number_at(p)
-        stands.append((colour, number))
-        joker = i in holes
-        if joker:
-            tiles.append(None)
-        else:
-            tiles.append((colour, number))
-            mask += 1 << (FIELD * slot(colour, number, rules))
-        if isinstance(rules.value, TileSum):
-            value += rules.value.slot_value(number, top=p == n + 1, joker=joker)
-    if isinstance(rules.value, LadderValue):
-        top = pos[-1] if pos[-1] <= n else n + 1
-        value = rules.value.run_value(top=top, length=len(pos))
-    meld = Meld("run", tuple(tiles), tuple(stands), value)
-    return _template(rules, mask, len(holes), meld)
-
-
-def _set_templates(rules: MeldRules, max_jokers: int) -> list[Template]:
-    out: list[Template] = []
+def _set_melds(rules: MeldRules, max_jokers: int) -> list[Raw]:
+    out: list[Raw] = []
     top = min(rules.max_set, rules.colours)
+    jshift = joker_shift(rules)
     for number in range(1, rules.numbers + 1):
         for size in range(rules.min_set, top + 1):
             for j in range(min(max_jokers, size - rules.min_natural) + 1):
                 if j and not rules.loose_jokers and size > rules.min_set:
                     continue
                 for colours in combinations(range(rules.colours), size - j):
-                    out.append(_set_template(rules, number, colours, j))
+                    if isinstance(rules.value, TileSum):
+                        v = rules.value.tile_value(number, top=False)
+                        jv = v if rules.value.joker_value is None else rules.value.joker_value
+                        value = v * len(colours) + jv * j
+                    else:
+                        value = rules.value.set_value(number, size=size)
+                    mask = sum(1 << (FIELD * slot(c, number, rules)) for c in colours)
+                    build = partial(_set_meld, rules, number, colours, j, value)
+                    out.append((mask + (j << jshift), value, len(colours), j, build))
     return out
 
 
-def _set_template(rules: MeldRules, number: int, colours: tuple[int, ...], j: int) -> Template:
+def _set_meld(rules: MeldRules, number: int, colours: tuple[int, ...], j: int, value: int) -> Meld:
     missing = [c for c in range(rules.colours) if c not in colours]
     closed = len(colours) + j == rules.colours
     tiles: list[Face | None] = [(c, number) for c in colours] + [None] * j
     stands: list[tuple[int | None, int]] = [(c, number) for c in colours]
     stands += [(missing[i] if closed else None, number) for i in range(j)]
-    size = len(tiles)
-    if isinstance(rules.value, TileSum):
-        v = rules.value.tile_value(number, top=False)
-        jv = v if rules.value.joker_value is None else rules.value.joker_value
-        value = v * len(colours) + jv * j
-    else:
-        value = rules.value.set_value(number, size=size)
-    mask = sum(1 << (FIELD * slot(c, number, rules)) for c in colours)
-    return _template(rules, mask, j, Meld("set", tuple(tiles), tuple(stands), value))
+    return Meld("set", tuple(tiles), tuple(stands), value)
 
 
-def _template(rules: MeldRules, naturals_mask: int, jokers: int, meld: Meld) -> Template:
+def _template(rules: MeldRules, raw: Raw) -> Template:
+    mask, value, naturals, jokers, build = raw
+    naturals_mask = mask & ((1 << joker_shift(rules)) - 1)
     low = -1
     if naturals_mask:
         low = ((naturals_mask & -naturals_mask).bit_length() - 1) // FIELD
-    naturals = len(meld.tiles) - jokers
-    mask = naturals_mask + (jokers << joker_shift(rules))
-    return Template(mask, low, naturals, jokers, meld.value, meld)
+    return Template(mask, low, naturals, jokers, value, build)
 
 
 @lru_cache(maxsize=256)
@@ -221,14 +236,15 @@ def compile_universe(rules: MeldRules, max_jokers: int, wild: bool = False) -> U
     if wild:
         rules = _wild_rules(rules)
     split = wild or rules.value.additive
-    best: dict[int, Template] = {}
-    for t in _run_templates(rules, max_jokers, split) + _set_templates(rules, max_jokers):
-        old = best.get(t.mask)
-        if old is None or t.value > old.value:
-            best[t.mask] = t
+    best: dict[int, Raw] = {}
+    for raw in _run_melds(rules, max_jokers, split) + _set_melds(rules, max_jokers):
+        old = best.get(raw[0])
+        if old is None or raw[1] > old[1]:
+            best[raw[0]] = raw
     by_low: list[list[Template]] = [[] for _ in range(rules.kinds)]
     wild_only: list[Template] = []
-    for t in best.values():
+    for raw in best.values():
+        t = _template(rules, raw)
         (wild_only if t.low < 0 else by_low[t.low]).append(t)
     for group in by_low:
         group.sort(key=lambda t: (-t.naturals - t.jokers, -t.value))

@@ -62,7 +62,7 @@ def _search(
     tiles_only = objective == "tiles"
     universe = compile_universe(rules, jokers)
     score = _tiles if tiles_only else _score(objective)
-    search = Search(universe, score, by_slot(free, rules), free_jokers, hand, tiles_only)
+    search = Search(universe, score, by_slot(free, rules), free_jokers, hand)
     if tiles_only:  # deepening: lose no tile, then at most one, two, ...
         for need in range(search.size, -1, -1):
             best = search.most_tiles(search.start, 0, search.size, need)

@@ -1,12 +1,16 @@
 """The exact search: a memoised recursion over packed hands.
 
-The recursion looks at the lowest natural kind k still in the hand. First it decides how many
-copies of k stay out of every meld (at most the copies that may be left: rack copies; table
-copies must be placed), then it covers the other copies one at a time by a meld whose lowest
-natural tile is k. Copies already taken by melds are counted as table copies first, which is
-never worse, so the number of copies of k that may be left is min(copies now, rack copies).
-Jokers left when no natural tile remains go into jokers-only melds (when the rules allow
-them) or stay out; table jokers must be placed.
+The recursion looks at the lowest slot k still holding a natural tile. First it decides how
+many copies of k stay out of every meld (at most the copies that may be left: rack copies;
+table copies must be placed), then it covers the other copies one at a time by a meld whose
+lowest natural tile is k. Copies already taken by melds are counted as table copies first,
+which is never worse, so the number of copies of k that may be left is min(copies now, rack
+copies). Jokers left when no natural tile remains go into jokers-only melds (when the rules
+allow them) or stay out; table jokers must be placed.
+
+``Search.best`` maximises a score per meld; ``Search.most_tiles`` counts tiles only and cuts
+by the tiles left (branch and bound); ``FrontSearch`` keeps, per number of tiles placed, the
+best value (openings against a threshold).
 """
 
 from __future__ import annotations
@@ -22,11 +26,11 @@ Score = Callable[[Template], int]
 
 
 class Search:
-    """One question on one hand: ``best(hand)`` is the best total score of disjoint melds.
+    """One question on one hand: ``best(hand)`` is the best total score of disjoint melds,
+    ``most_tiles`` the most tiles placed (its score must count tiles).
 
     Only melds the starting hand holds are tried, from ``start``: the hand without the free
-    tiles no such meld uses. With ``tiles_only`` every score is the
-    number of tiles a meld holds, so a state whose tiles all fit is settled at once.
+    tiles no such meld uses (``size`` tiles).
     """
 
     __slots__ = (
@@ -38,7 +42,6 @@ class Search:
         "_memo",
         "_moves",
         "_score",
-        "_tiles_only",
         "_u",
         "size",
         "start",
@@ -51,7 +54,6 @@ class Search:
         free: list[int],
         free_jokers: int,
         hand: int,
-        tiles_only: bool = False,
     ) -> None:
         self._u = universe
         self._cands, self.start, self.size = prepare(universe, hand, free)
@@ -60,15 +62,14 @@ class Search:
             self._score[t.mask] = score(t)
         self._free = free
         self._free_jokers = free_jokers
-        self._tiles_only = tiles_only
         self._memo: dict[int, int] = {}
         self._bound: dict[int, int] = {}
         self._moves = [tuple((t.mask, self._score[t.mask]) for t in g) for g in self._cands]
         self._end: dict[int, tuple[int, tuple[Template, ...]]] = {}
 
-    def best(self, hand: int, must: int = 0, size: int = -1) -> int:
+    def best(self, hand: int, must: int = 0) -> int:
         """Return the best score from ``hand`` (``must``: no more copies of the lowest slot may
-        be left out; ``size``: the tiles in ``hand``, needed with ``tiles_only``)."""
+        be left out)."""
         key = hand << 1 | must
         memo = self._memo
         got = memo.get(key)
@@ -83,15 +84,11 @@ class Search:
             shift = FIELD * k
             count = (hand >> shift) & 15
             result = NEG
-            perfect = size if self._tiles_only else -1
             if not must:
                 for left in range(min(count, self._free[k]) + 1):
-                    rest = hand - (left << shift)
-                    got = self.best(rest, 1 if left < count else 0, size - left)
+                    got = self.best(hand - (left << shift), 1 if left < count else 0)
                     if got > result:
                         result = got
-                        if got == perfect:
-                            break
             else:
                 guard = u.guard
                 score = self._score
@@ -99,20 +96,17 @@ class Search:
                     r = (hand | guard) - t.mask
                     if r & guard == guard:
                         rest = r ^ guard
-                        gain = score[t.mask]
-                        got = self.best(rest, 1 if (rest >> shift) & 15 else 0, size - gain)
+                        got = self.best(rest, 1 if (rest >> shift) & 15 else 0)
                         if got > NEG:
-                            got += gain
+                            got += score[t.mask]
                             if got > result:
                                 result = got
-                                if got == perfect:
-                                    break
         memo[key] = result
         return result
 
     def most_tiles(self, hand: int, must: int, size: int, need: int) -> int:
         """Return the most tiles placed from ``hand`` when that is at least ``need``, else an
-        upper bound below ``need`` (branch and bound; ``tiles_only`` searches only).
+        upper bound below ``need`` (branch and bound).
 
         A state is cut as soon as its tiles cannot reach ``need``; bounds are kept apart from
         exact answers, so ``melds`` follows exact answers only.

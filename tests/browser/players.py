@@ -33,11 +33,14 @@ def select_then(page: Any, button: str, pieces: str = ".rack .piece") -> bool:
     for group in order:
         for i in range(group.count()):
             piece = group.nth(i)
-            piece.click()
-            if _visible(page, button):
-                return _click(page, button)
-            if _visible(page, f"{pieces}.selected"):
-                piece.click()
+            try:
+                piece.click(timeout=4_000)
+                if _visible(page, button):
+                    return _click(page, button)
+                if _visible(page, f"{pieces}.selected"):
+                    piece.click(timeout=4_000)
+            except PlaywrightTimeout:
+                return False
     return False
 
 
@@ -55,11 +58,31 @@ def okey(page: Any) -> None:
         _discard(page)
 
 
+def _discard_safely(page: Any) -> None:
+    """Discard a tile the table does not warn about; confirm a costly one only when every
+    tile is costly (as a careful player would)."""
+    pieces = page.locator(".rack .piece")
+    for i in range(pieces.count()):
+        try:
+            pieces.nth(i).click(timeout=4_000)
+            if not _visible(page, "#act-discard"):
+                pieces.nth(i).click(timeout=4_000)
+                continue
+            page.click("#act-discard", timeout=4_000)
+            if not _visible(page, "#confirm-discard"):
+                return
+            page.click("#confirm [data-close]", timeout=4_000)
+            pieces.nth(i).click(timeout=4_000)
+        except PlaywrightTimeout:
+            return
+    _discard(page)
+
+
 def okey_ladder(page: Any) -> None:
     if _visible(page, "#wall.clickable"):
         _click(page, "#wall")
     else:
-        _discard(page)
+        _discard_safely(page)
 
 
 def tile_rummy(page: Any) -> None:

@@ -4,6 +4,7 @@ checked against the engine's own result (replayed from the stored log)."""
 from __future__ import annotations
 
 import json
+import re
 from typing import Any
 
 import pytest
@@ -11,14 +12,27 @@ import pytest
 from meldhall.server.games import available_games
 from tests.browser.conftest import Server, engine_first_hand, shot, start_match
 from tests.browser.players import PLAYERS, RESULT_FIELD, play_until_hand_over
+from tests.browser.test_i18n import UNTRANSLATED, set_language
 
 pytestmark = pytest.mark.browser
+
+LANGUAGE = {
+    "okey": "en",
+    "okey-ladder": "tr",
+    "tile-rummy": "ro",
+    "remi": "ru",
+    "sichuan": "zh",
+    "okey-cards": "en",
+}
+"""The end-of-hand screen of each game is also checked for untranslated strings in one
+language."""
 
 
 @pytest.mark.parametrize("game", list(PLAYERS))
 def test_a_whole_hand_through_the_page(page: Any, server: Server, game: str) -> None:
     if game not in available_games():
         pytest.skip(f"{game} is not available")
+    set_language(page, server.url, LANGUAGE[game])
     match_id = start_match(page, server.url, game)
     play_until_hand_over(page, PLAYERS[game], on_shot=lambda: shot(page, f"{game}-table"))
     screen = page.locator("#hand-over .hand-over, #match-over .hand-over").first
@@ -29,9 +43,10 @@ def test_a_whole_hand_through_the_page(page: Any, server: Server, game: str) -> 
     expected = engine[RESULT_FIELD[game]]
     expected = expected if isinstance(expected, list) else [expected]
     assert shown == expected
-    text = screen.inner_text()
+    text = re.sub(r"(?<=\d)[\s.,\u00a0\u202f](?=\d{3})", "", screen.inner_text())
     for value in expected:
-        assert f"{abs(value):,}".replace(",", "") in text.replace(",", "").replace("\u202f", "")
+        assert str(abs(value)) in text
+    assert page.evaluate(UNTRANSLATED, LANGUAGE[game]) == []
     if page.locator("#next-hand").count():
         page.click("#next-hand")
         page.wait_for_selector("#hand-over", state="detached")

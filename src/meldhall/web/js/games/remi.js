@@ -31,7 +31,7 @@ export function createView(ctx) {
     const hand = obs.hand || [];
     rack.update(hand, prevHand.length ? hand.filter((x) => !prevHand.includes(x)) : []);
     prevHand = hand;
-    opponents(ctx, areas, obs, { family: 'card', counts: obs.hand_counts, scores: obs.totals, turn: obs.to_act,
+    opponents(ctx, areas, obs, { family: 'card', countKey: 'seat.cards', counts: obs.hand_counts, scores: obs.totals, turn: obs.to_act,
       extra: (s) => [obs.opened[s] ? el('span', { cls: 'chip', key: 'remi.opened' }) : null, obs.active[s] ? null : el('span', { cls: 'chip', key: 'remi.out' })].filter(Boolean) });
     const canTakeTop = ctx.legal((a) => a.type === 'draw_discard').length > 0;
     const pile = el('div', { cls: `stack discard-pile${canTakeTop ? ' clickable' : ''}`, attrs: { id: 'discard-zone', 'data-drop': 'discard' } });
@@ -50,7 +50,7 @@ export function createView(ctx) {
     areas.center.replaceChildren(meldCenter(ctx, middle, (s) => obs.melds.filter((x) => x.owner === s).map((x) => meldEl('card', x, x.cards, {
       id: x.id, owner: x.owner, value: x.value, onClick: (meld, e) => clickMeld(meld, e),
     }))));
-    wrap.replaceChildren(myPanel(ctx, { count: hand.length, score: obs.totals[ctx.seat], turn: obs.to_act.includes(ctx.seat),
+    wrap.replaceChildren(myPanel(ctx, { countKey: 'seat.cards', count: hand.length, score: obs.totals[ctx.seat], turn: obs.to_act.includes(ctx.seat),
       extra: obs.opened[ctx.seat] ? [el('span', { cls: 'chip', key: 'remi.opened' })] : [] }), rack.el, actionBar);
     if (!wrap.parentNode) areas.bottom.replaceChildren(wrap);
     let key = 'status.wait';

@@ -16,7 +16,7 @@ export function skeleton(board) {
 }
 
 /** Fill the opponents' areas with their panels and face-down counts. */
-export function opponents(ctx, areas, obs, { family, counts, scores, turn, extra }) {
+export function opponents(ctx, areas, obs, { family, counts, scores, turn, extra, countKey }) {
   for (const place of ['top', 'left', 'right']) areas[place].replaceChildren();
   for (let s = 0; s < ctx.seats; s++) {
     if (s === ctx.seat) continue;
@@ -28,6 +28,7 @@ export function opponents(ctx, areas, obs, { family, counts, scores, turn, extra
       nameVars: name.vars,
       bot: ctx.players[s]?.kind === 'bot',
       count: counts ? counts[s] : null,
+      countKey,
       score: scores ? scores[s] : null,
       turn: turn.includes(s),
       extra: extra ? extra(s) : [],
@@ -37,9 +38,9 @@ export function opponents(ctx, areas, obs, { family, counts, scores, turn, extra
 }
 
 /** Return the player's own panel. */
-export function myPanel(ctx, { count, score, turn, extra }) {
+export function myPanel(ctx, { count, score, turn, extra, countKey }) {
   const name = ctx.nameOf(ctx.seat);
-  return seatPanel({ seat: ctx.seat, nameKey: name.key, nameVars: name.vars, count, score, turn, extra });
+  return seatPanel({ seat: ctx.seat, nameKey: name.key, nameVars: name.vars, count, score, turn, extra, countKey });
 }
 
 /** Keep a value per match in the browser (score history and the like). */

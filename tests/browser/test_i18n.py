@@ -29,11 +29,13 @@ async (lang) => {
   for (let node = walker.nextNode(); node; node = walker.nextNode()) {
     const text = node.textContent.trim();
     const host = node.parentElement;
-    if (!text || !/\p{L}/u.test(text) || !host || host.closest('[data-raw], script, style')) continue;
+    if (!text || !/\p{L}/u.test(text) || !host) continue;
+    if (host.closest('[data-raw], script, style')) continue;
     if (!host.getClientRects().length) continue;
     const keyed = host.closest('[data-i18n]');
     const key = keyed ? keyed.dataset.i18n : null;
-    const ok = exact.has(text) || (key in mine && template(mine[key]).test(keyed.textContent.trim()));
+    const shown = keyed ? keyed.textContent.trim() : '';
+    const ok = exact.has(text) || (key in mine && template(mine[key]).test(shown));
     if (!ok || english.has(text)) bad.push(text);
   }
   return bad;

@@ -16,35 +16,38 @@ pytestmark = pytest.mark.browser
 LIMIT = 200 * 1024
 
 
+class Meter:
+    """Counts what one page receives: HTTP bytes on the wire and WebSocket payload bytes."""
+
+    def __init__(self, cdp: Any) -> None:
+        self.http: dict[str, float] = {}
+        self.socket = 0
+        cdp.send("Network.enable")
+        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
+        cdp.on("Network.loadingFinished", self._loaded)
+        cdp.on("Network.webSocketFrameReceived", self._frame)
+        cdp.on("Network.webSocketFrameSent", self._frame)
+
+    def _loaded(self, event: dict[str, Any]) -> None:
+        self.http[event["requestId"]] = event["encodedDataLength"]
+
+    def _frame(self, event: dict[str, Any]) -> None:
+        self.socket += len(event["response"]["payloadData"].encode())
+
+
 def test_the_table_page_weighs_at_most_200_kb(browser: Any, server: Server) -> None:
     lines = []
     for game in available_games():
         context = browser.new_context(viewport={"width": 1366, "height": 768})
         page = context.new_page()
-        cdp = context.new_cdp_session(page)
-        cdp.send("Network.enable")
-        cdp.send("Network.setCacheDisabled", {"cacheDisabled": True})
-        http: dict[str, float] = {}
-        frames = [0]
-        cdp.on(
-            "Network.loadingFinished",
-            lambda e: http.__setitem__(e["requestId"], e["encodedDataLength"]),
-        )
-        cdp.on(
-            "Network.webSocketFrameReceived",
-            lambda e: frames.__setitem__(0, frames[0] + len(e["response"]["payloadData"].encode())),
-        )
-        cdp.on(
-            "Network.webSocketFrameSent",
-            lambda e: frames.__setitem__(0, frames[0] + len(e["response"]["payloadData"].encode())),
-        )
+        meter = Meter(context.new_cdp_session(page))
         start_match(page, server.url, game)
         page.wait_for_selector("#board .seat-panel, #board .card-slots")
         page.wait_for_load_state("networkidle")
-        total = sum(http.values())
+        total = sum(meter.http.values())
         lines.append(
-            f"{game}: {total / 1024:.1f} KB over HTTP in {len(http)} requests;"
-            f" WebSocket {frames[0] / 1024:.1f} KB until the table shows"
+            f"{game}: {total / 1024:.1f} KB over HTTP in {len(meter.http)} requests;"
+            f" WebSocket {meter.socket / 1024:.1f} KB until the table shows"
         )
         context.close()
         assert total <= LIMIT, lines[-1]

@@ -16,15 +16,19 @@ Details beyond SOLVER_API.md:
   (default True): False is rummikub-solver's convention (no joker the meld could do without);
   ``RUMMIKUB_SOLVER_CONVENTION`` is that rule set.
 - With ``TileSum`` values a long run may come back split into shorter runs with the same tiles
-  and value; ``LadderValue`` keeps runs whole (they are worth more whole). With ``LadderValue``
-  the top h of a run ending in a high 1 is 14.
+  and value; with ``LadderValue`` (not additive) runs of every length are weighed. With
+  ``LadderValue`` the top h of a run ending in a high 1 is 14; three 13s are worth 17 (S5).
 - Melds are found once per (natural tiles, jokers) with the most valuable reading: a joker in
   ``stands_for`` is the reading chosen; a set leaves a joker's colour ``None`` unless the set
   holds every colour.
 - ``best_opening(counts, jokers, rules, need, objective)`` returns ``(Solution, reached)``.
 - ``best_pairs(..., joker_identity)``: what two jokers paired together stand for.
-- ``max_placed_with_table`` raises ValueError when the table alone cannot be placed;
-  ``distance_to_win`` counts brought-in tiles as wild (see its docstring).
+- ``max_placed_with_table`` raises ValueError when the table alone cannot be placed; it, like
+  ``tiles_left`` and ``is_winning``, counts tiles only (ties: any partition), which lets it cut
+  branches (branch and bound); ``winning_partition`` is the most valuable partition.
+- ``distance_to_win`` counts brought-in tiles as wild (see its docstring).
+- How: a memoised search over one packed int per hand, slots number by number, trying only
+  the melds the hand holds (``search``, ``universe``); melds are compiled once per rule set.
 - Limits: at most 7 tiles of one face and 127 jokers in one question.
 
 >>> counts = [0] * RUMMIKUB.kinds

@@ -19,8 +19,9 @@ judges every claimed win with it (``hand.judge``), and the tests check both agre
 from __future__ import annotations
 
 from collections.abc import Sequence
+from functools import cache
 
-from meldhall.games.okey.faces import FACES, TOKENS, effective_faces
+from meldhall.games.okey.faces import FACES, TILE_COUNT, TOKENS, effective_faces
 from meldhall.games.okey.hand import HandRules, fits_sets_runs
 from meldhall.games.okey.split import skips
 
@@ -32,8 +33,17 @@ _LIMIT = (1, 5, 9)
 discarding a natural tile (one more than a 14-tile winner can hold)."""
 _COLOUR = tuple(f // 13 for f in range(FACES))
 _BIT = tuple(1 << (f % 13) for f in range(FACES))
-_TILE_COLOUR = tuple(_COLOUR[t >> 1] for t in range(104))
-_TILE_BIT = tuple(_BIT[t >> 1] for t in range(104))
+
+
+@cache
+def _tile_bits(okey: int) -> tuple[tuple[int, int] | None, ...]:
+    """Return per tile id its (colour, number bit) under okey face ``okey``, None for a real
+    joker (a false joker takes the okey face)."""
+    out: list[tuple[int, int] | None] = []
+    for t in range(TILE_COUNT):
+        face = okey if t >= 104 else t >> 1
+        out.append(None if t < 104 and face == okey else (_COLOUR[face], _BIT[face]))
+    return tuple(out)
 
 
 def _masks(hand: Sequence[int], okey: int) -> tuple[list[int], list[int], int]:
@@ -41,15 +51,13 @@ def _masks(hand: Sequence[int], okey: int) -> tuple[list[int], list[int], int]:
     once = [0, 0, 0, 0]
     twice = [0, 0, 0, 0]
     wild = 0
-    okey_colour, okey_bit = _COLOUR[okey], _BIT[okey]
+    bits = _tile_bits(okey)
     for t in hand:
-        if t >= 104:
-            c, bit = okey_colour, okey_bit
-        elif t >> 1 == okey:
+        info = bits[t]
+        if info is None:
             wild += 1
             continue
-        else:
-            c, bit = _TILE_COLOUR[t], _TILE_BIT[t]
+        c, bit = info
         if once[c] & bit:
             twice[c] |= bit
         else:

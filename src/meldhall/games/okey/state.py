@@ -63,6 +63,7 @@ from meldhall.games.okey.view import observation_of
 AWAIT_TAKE = "await_take"
 AWAIT_DISCARD = "await_discard"
 MATCH_OVER = "match_over"
+_ALONE = tuple(frozenset((seat,)) for seat in range(4))
 
 
 def _tokens(tiles: list[int] | tuple[int, ...]) -> list[str]:
@@ -74,6 +75,7 @@ class OkeyState:
 
     def __init__(self, options: OkeyOptions, seats: int, seed: bytes) -> None:
         self.options = options.with_players(seats)
+        self._penalty = self.options.false_claim_penalty
         self.n = seats
         self.seed = seed
         start = 0 if self.options.scoring == "countup" else self.options.start_points
@@ -124,7 +126,7 @@ class OkeyState:
         """Return the seat to act (empty once the match is over)."""
         if self.outcome_value is not None:
             return frozenset()
-        return frozenset((self.turn,))
+        return _ALONE[self.turn]
 
     def outcome(self) -> Outcome | None:
         """Return the outcome once the match is over, else None."""
@@ -235,10 +237,10 @@ class OkeyState:
 
     def _twin_holder_may_show(self, seat: int) -> bool:
         return (
-            self.options.indicator_show
-            and self.shown_by is None
+            not self.moved[seat]
             and seat == self.turn
-            and not self.moved[seat]
+            and self.shown_by is None
+            and self.options.indicator_show
             and (self.indicator ^ 1) in self.hands[seat]
         )
 
@@ -274,10 +276,9 @@ class OkeyState:
         winning discards, the plain discards (tiles in id order)."""
         if self.outcome_value is not None or seat != self.turn:
             return ()
-        out: list[Action] = []
-        if self._twin_holder_may_show(seat):
-            out.append(SHOW)
+        show = self._twin_holder_may_show(seat)
         if self.phase == AWAIT_TAKE:
+            out: list[Action] = [SHOW] if show else []
             has_discard = bool(self.piles[self.previous_active(seat)])
             if self.wall_pos < len(self.wall):
                 out.append(DRAW)
@@ -289,14 +290,15 @@ class OkeyState:
                 out.append(END)
             return tuple(out)
         hand = self.hands[seat]
+        wins = self._wins()
         if self.must_win:
-            return tuple(WINS[t] for t in self._wins())
-        if self.options.false_claim_penalty is not None:
-            out += [WINS[t] for t in hand]
-        else:
-            out += [WINS[t] for t in self._wins()]
-        out += [DISCARDS[t] for t in hand]
-        return tuple(out)
+            return tuple(map(WINS.__getitem__, wins))
+        discards = tuple(map(DISCARDS.__getitem__, hand))
+        if self._penalty is not None:
+            wins = tuple(hand)
+        elif not wins and not show:
+            return discards
+        return ((SHOW,) if show else ()) + tuple(map(WINS.__getitem__, wins)) + discards
 
     # ------------------------------------------------------------ applying actions
 
@@ -403,7 +405,7 @@ class OkeyState:
     def _discard_win(self, seat: int, tile: int) -> list[Event]:
         self._check_tile(seat, tile)
         if tile not in self._wins():
-            penalty = self.options.false_claim_penalty
+            penalty = self._penalty
             if penalty is None or self.must_win:
                 raise IllegalAction(
                     "NOT_A_WINNING_HAND",

@@ -29,7 +29,7 @@ from meldhall.games.okey_ladder.actions import (
 )
 from meldhall.games.okey_ladder.combos import PAIR
 from meldhall.games.okey_ladder.hints import (
-    FACE_NAME,
+    FACE_INDEX,
     ID_OF,
     ids,
     jokers_of,
@@ -203,7 +203,7 @@ def _safe_discards(
     """Return the listed discards that cost nothing (no real joker, no fitting tile), or
     the non-joker ones, or all."""
     discards: list[Discard] = _of(legal, Discard)
-    fitting = {FACE_NAME.index(name) for name in obs["fitting"]}
+    fitting = {FACE_INDEX[name] for name in obs["fitting"]}
     eff = jokers.eff
     safe = [d for d in discards if eff[d.tile] != WILD and eff[d.tile] not in fitting]
     return safe or [d for d in discards if eff[d.tile] != WILD] or discards

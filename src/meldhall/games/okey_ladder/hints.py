@@ -20,7 +20,18 @@ from meldhall.games.okey_ladder.tiles import FACE_NAME, TOKEN, WILD, Jokers, num
 ID_OF: dict[str, int] = {token: i for i, token in enumerate(TOKEN)}
 """Tile id of every token with copy letter (``ID_OF["R5a"] == 8``)."""
 
-__all__ = ["FACE_NAME", "ID_OF", "fitting_faces", "jokers_of", "meld_value", "opening_bound"]
+FACE_INDEX: dict[str, int] = {name: f for f, name in enumerate(FACE_NAME)}
+"""Face of every face name (``FACE_INDEX["R5"] == 4``)."""
+
+__all__ = [
+    "FACE_INDEX",
+    "FACE_NAME",
+    "ID_OF",
+    "fitting_faces",
+    "jokers_of",
+    "meld_value",
+    "opening_bound",
+]
 
 
 _JOKERS: dict[str, Jokers] = {}

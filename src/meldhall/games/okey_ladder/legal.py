@@ -151,8 +151,12 @@ def _sets(
     """Append the sets of the given numbers (with ``colour``, only sets holding it)."""
     jokers = len(wild)
     by_number: dict[int, list[tuple[int, list[int]]]] = {}
-    for f in sorted(by_face):
-        by_number.setdefault(f % 13 + 1, []).append((f // 13, by_face[f]))
+    if len(numbers) == 1:
+        faces = [c * 13 + numbers[0] - 1 for c in range(4)]
+        by_number[numbers[0]] = [(f // 13, by_face[f]) for f in faces if f in by_face]
+    else:
+        for f in sorted(by_face):
+            by_number.setdefault(f % 13 + 1, []).append((f // 13, by_face[f]))
     for number in numbers:
         present = by_number.get(number)
         if present is None or len(present) + jokers < 3:

@@ -68,8 +68,9 @@ def to_actions(melds: Sequence[SolverMeld], tiles: Sequence[int], eff: Sequence[
 _GUARD = sum(4 << (3 * r) for r in range(52))
 """A guard bit above every 3-bit count field: a subtraction that clears one went below 0."""
 
-_MEMO: dict[tuple[Any, ...], tuple[tuple[int, int], Any]] = {}
-"""Best packings of face multisets (pure: the value depends on the multiset alone)."""
+_MEMO: dict[tuple[bool, Any], dict[int, tuple[tuple[int, int], Any]]] = {}
+"""Best packings of face multisets (packed counts << 2 | jokers) per objective and tag
+(pure: the value depends on the multiset alone)."""
 
 _MEMO_LIMIT = 400_000
 
@@ -148,13 +149,12 @@ def best_from_melds(
         else:
             found.append((key[0], key[1], w0, w1, key))
     covered: set[int] = set().union(*[m.tiles for m in melds])
-    memo = _MEMO if tag is not None else {}
+    memo = _MEMO.setdefault((by_size, tag), {}) if tag is not None else {}
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
-    space = (by_size, tag)
 
     def solve(state: int, jokers: int) -> tuple[int, int]:
-        entry = memo.get((space, state, jokers))
+        entry = memo.get(state << 2 | jokers)
         if entry is not None:
             return entry[0]
         best = (0, 0)
@@ -177,7 +177,7 @@ def best_from_melds(
             total = (sub[0] + w0, sub[1] + w1)
             if total > best:
                 best, choice = total, (rest, jokers - wilds, key)
-        memo[(space, state, jokers)] = (best, choice)
+        memo[state << 2 | jokers] = (best, choice)
         return best
 
     state = (sum(bits[t] for t in covered), sum(1 for t in covered if not bits[t]))
@@ -193,7 +193,7 @@ def best_from_melds(
     picked: list[Meld] = []
     total = 0
     while True:
-        choice = memo[(space, *state)][1]
+        choice = memo[state[0] << 2 | state[1]][1]
         if choice is None:
             break
         key = choice[2]

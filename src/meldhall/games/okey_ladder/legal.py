@@ -220,6 +220,9 @@ def meld_actions(
     return out
 
 
+MeldCache = tuple[int, frozenset[int], tuple[Meld, ...], int, int]
+"""A seat's listed melds: (okey, rack, melds sorted, index of the first pair, longest)."""
+
 _order = attrgetter("kind", "tiles")
 """The canonical order of melds: by kind, then by tiles."""
 
@@ -227,12 +230,18 @@ _order = attrgetter("kind", "tiles")
 def rack_melds(state: LadderState, seat: int) -> tuple[Meld, ...]:
     """Return every meld of ``seat``'s rack (all kinds and sizes) sorted by (kind, tiles),
     updated from the seat's previous answer when only a few natural tiles came in."""
+    return _rack_entry(state, seat)[2]
+
+
+def _rack_entry(state: LadderState, seat: int) -> MeldCache:
+    """Return the seat's meld cache entry for its rack now: (okey, rack, melds, index of the
+    first pair, size of the longest meld)."""
     rack = frozenset(state.racks[seat])
     okey = state.jokers.okey
     eff = state.jokers.eff
     cached = state.meld_cache[seat]
     if cached is not None and cached[0] == okey and cached[1] == rack:
-        return cached[2]
+        return cached
     added = rack - cached[1] if cached is not None and cached[0] == okey else None
     if added is None or len(added) > 2 or any(eff[x] == WILD for x in added):
         melds = meld_actions(sorted(rack), eff, okey, True, True, 14)
@@ -243,8 +252,11 @@ def rack_melds(state: LadderState, seat: int) -> tuple[Meld, ...]:
             found.update(melds_with(x, state.racks[seat], eff))
         melds.extend(found)
     result = tuple(sorted(melds, key=_order))
-    state.meld_cache[seat] = (okey, rack, result)
-    return result
+    first_pair = next((i for i, m in enumerate(result) if m.kind == PAIR), len(result))
+    longest = max((len(m.tiles) for m in result[:first_pair]), default=2)
+    entry = (okey, rack, result, first_pair, longest)
+    state.meld_cache[seat] = entry
+    return entry
 
 
 def _table_ends(state: LadderState) -> list[tuple[int, int, frozenset[int]]]:
@@ -363,12 +375,17 @@ def actions(state: LadderState) -> tuple[Any, ...]:
         series, pairs = status == SERIES, status == PAIRS
     taken = state.taken if state.taken in rack else -1
     limit = len(rack) - 1
-    out.extend(
-        m
-        for m in rack_melds(state, seat)
-        if (pairs if m.kind == PAIR else series)
-        and len(m.tiles) <= limit - (taken >= 0 and taken not in m.tiles)
-    )
+    _, _, melds, first_pair, longest = _rack_entry(state, seat)
+    if taken < 0 and longest <= limit and limit >= 2:
+        out.extend(melds[: first_pair if series else 0])
+        out.extend(melds[first_pair if pairs else len(melds) :])
+    else:
+        out.extend(
+            m
+            for m in melds
+            if (pairs if m.kind == PAIR else series)
+            and len(m.tiles) <= limit - (taken >= 0 and taken not in m.tiles)
+        )
     if state.may_work_table(seat):
         if len(rack) >= (3 if state.taken in rack else 2):
             _layoffs(state, rack, out)

@@ -26,10 +26,10 @@ install-dev: $(VENV)/.installed-dev
 
 ## Debian's Chromium for the browser tests (never a downloaded browser build).
 browser:
-	@if ! command -v chromium >/dev/null 2>&1; then \
-		echo "installing Debian's chromium"; \
+	@if ! command -v chromium >/dev/null 2>&1 || ! fc-list :lang=zh | grep -q .; then \
+		echo "installing Debian's chromium and fonts (emoji, Chinese)"; \
 		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
-		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji >/dev/null; \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji fonts-wqy-zenhei >/dev/null; \
 	fi
 
 run: install

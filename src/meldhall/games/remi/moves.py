@@ -34,23 +34,20 @@ def openings(candidates: Sequence[Candidate], need: int, hand_size: int) -> list
     """Return every set of disjoint candidate melds worth at least ``need`` that leaves at
     least one card in a hand of ``hand_size`` cards, melds in candidate order."""
     out: list[Open] = []
-    chosen: list[Candidate] = []
-    count = len(candidates)
+    chosen: list[MeldSpec] = []
+    facts = [(c.mask, len(c.cards), c.reading.value, spec_of(c)) for c in candidates]
+    count = len(facts)
 
     def grow(start: int, mask: int, cards: int, value: int) -> None:
         """Add every opening that extends ``chosen`` with candidates from ``start`` on."""
         for i in range(start, count):
-            c = candidates[i]
-            if c.mask & mask:
+            bits, size, worth, spec = facts[i]
+            if bits & mask or cards + size >= hand_size:
                 continue
-            used = cards + len(c.cards)
-            if used >= hand_size:
-                continue
-            total = value + c.reading.value
-            chosen.append(c)
-            if total >= need:
-                out.append(Open(tuple(spec_of(m) for m in chosen)))
-            grow(i + 1, mask | c.mask, used, total)
+            chosen.append(spec)
+            if value + worth >= need:
+                out.append(Open(tuple(chosen)))
+            grow(i + 1, mask | bits, cards + size, value + worth)
             chosen.pop()
 
     grow(0, 0, 0, 0)
@@ -73,6 +70,8 @@ class TableIndex:
     places: dict[tuple[int, int], list[tuple[int, str | None]]]
     anywhere: list[tuple[int, str | None]]
     with_jokers: list[int]
+    freeing: frozenset[int]
+    """Face keys (``card >> 1``) of the naturals that take part in freeing a joker."""
 
 
 def index_table(melds: Sequence[TableMeld], runs: RunRules) -> TableIndex:
@@ -90,7 +89,10 @@ def index_table(melds: Sequence[TableMeld], runs: RunRules) -> TableIndex:
                 if not taken >> s & 1:
                     places.setdefault((rank, s), []).append((index, end))
     with_jokers = [i for i, m in enumerate(melds) if max(m.cards) >= FIRST_JOKER]
-    return TableIndex(places, anywhere, with_jokers)
+    freeing = frozenset(
+        (suit * 13 + rank - 1) for i in with_jokers for rank, suit in melds[i].freeing_faces(runs)
+    )
+    return TableIndex(places, anywhere, with_jokers, freeing)
 
 
 def lay_offs(hand: Sequence[int], table: TableIndex) -> list[LayOff]:
@@ -114,7 +116,7 @@ def exchanges(
     two_joker_sets: bool,
 ) -> list[Exchange]:
     """Return every joker exchange the hand can make on the melds (8.1, 8.2)."""
-    if not table.with_jokers:
+    if not table.freeing or not any(c >> 1 in table.freeing for c in hand if c < FIRST_JOKER):
         return []
     faces = _by_face(hand)
     out: list[Exchange] = []

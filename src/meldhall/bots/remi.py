@@ -35,9 +35,6 @@ from meldhall.games.remi.cards import CARD_ID, FIRST_JOKER, RANK, SUIT, face_nam
 from meldhall.games.remi.hints import joins_meld, partner_counts, worth_taking
 from meldhall.games.remi.melds import RunRules
 
-_ID_OF = CARD_ID
-
-
 SHAKE = 0.25
 """How often the random bot discards any card but a joker rather than a least connected one:
 its hands keep changing, so no two bots can hold each other's cards for ever."""
@@ -55,8 +52,9 @@ def _open_size(action: Open) -> int:
 class RandomRemiBot:
     """Random among sensible moves: it opens (the most cards), melds and lays off whenever it
     can, takes the top discard when it can place it this turn (before opening: half the time
-    when it joins a meld), and discards a random card among
-    those with the fewest partners in its hand (so its hands move towards melds and end).
+    when it joins a meld), and discards a random card among those with the fewest partners in
+    its hand, a quarter of the time any card but a joker (so its hands move towards melds and
+    end).
 
     It reads the observation only to draw (its hand and the top discard); during its play it
     works from the legal actions alone, so it asks for an observation only when its next
@@ -103,7 +101,7 @@ class RandomRemiBot:
         counts = partner_counts(hand)
         scores = [99 if c >= FIRST_JOKER else k for c, k in zip(hand, counts, strict=True)]
         if rng.random() < SHAKE:
-            scores = [min(k, 1) for k in scores]
+            scores = [0 if k < 99 else k for k in scores]
         low = min(scores)
         pool = [d for d, k in zip(discards, scores, strict=True) if k == low]
         return pool[rng.randrange(len(pool))]

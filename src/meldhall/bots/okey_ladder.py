@@ -79,38 +79,38 @@ def _keep_one(opening: Opening, values: dict[Meld, int], size: int) -> Opening:
 class OpeningGate:
     """Upper bounds on a seat's best openings, carried from one decision to the next.
 
-    When the listed melds gained only melds holding one new tile x since the last decision
-    of the hand, the best opening now is at most the last bound plus the best new meld (the
-    best packing minus the meld holding x was a packing then), so most turns skip the search.
+    When the hand gained one tile x since the last decision of the hand (and lost any), the
+    best opening now is at most the last bound plus the best meld holding x (the best
+    packing minus the meld holding x was a packing then), so most turns skip the search.
     """
 
     def __init__(self) -> None:
         self.hand = -1
-        self.melds: frozenset[Meld] = frozenset()
+        self.tiles: frozenset[str] = frozenset()
         self.bounds = (0, 0)
 
-    def carried(self, hand_no: int, melds: frozenset[Meld], jokers: Jokers) -> list[int]:
+    def carried(self, obs: Mapping[str, Any], melds: Sequence[Meld], jokers: Jokers) -> list[int]:
         """Return the carried bounds (series, pairs), or very large ones when unknown."""
         unknown = [1 << 30, 1 << 30]
-        if hand_no != self.hand:
+        if obs["hand_no"] != self.hand:
             return unknown
-        new = melds - self.melds
-        if not new:
+        added = [t for t in obs["hand"] if t not in self.tiles]
+        if not added:
             return list(self.bounds)
-        common: set[int] | None = None
-        gain = [0, 0]
-        for m in new:
-            common = set(m.tiles) if common is None else common.intersection(m.tiles)
-            k = 1 if m.kind == PAIR else 0
-            gain[k] = max(gain[k], meld_value(m, jokers.eff, jokers.okey))
-        if not common:
+        if len(added) > 1:
             return unknown
+        x = ID_OF[added[0]]
+        gain = [0, 0]
+        for m in melds:
+            if x in m.tiles:
+                k = 1 if m.kind == PAIR else 0
+                gain[k] = max(gain[k], meld_value(m, jokers.eff, jokers.okey))
         return [self.bounds[0] + gain[0], self.bounds[1] + gain[1]]
 
-    def store(self, hand_no: int, melds: frozenset[Meld], bounds: Sequence[int]) -> None:
-        """Remember the melds and bounds of this decision."""
-        self.hand = hand_no
-        self.melds = melds
+    def store(self, obs: Mapping[str, Any], bounds: Sequence[int]) -> None:
+        """Remember the hand and the bounds of this decision."""
+        self.hand = obs["hand_no"]
+        self.tiles = frozenset(obs["hand"])
         self.bounds = (bounds[0], bounds[1])
 
 
@@ -128,16 +128,13 @@ def opening_plan(
     The listed MELD actions are searched exactly (``best_from_melds``) unless a bound rules
     the opening out; with ``solver`` the core solver's opening is laid when it reaches."""
     melds: list[Meld] = [a for a in legal if type(a) is Meld]
-    current = frozenset(melds)
     size = len(obs["hand"])
     needs = (obs["need"], obs["pairs_need"])
-    bounds = gate.carried(obs["hand_no"], current, jokers)
-    covers: tuple[set[int], set[int]] = (set(), set())
-    for m in melds:
-        covers[1 if m.kind == PAIR else 0].update(m.tiles)
-    one_go = [len(c) >= size - 1 for c in covers]
+    bounds = gate.carried(obs, melds, jokers)
+    groups = ([m for m in melds if m.kind != PAIR], [m for m in melds if m.kind == PAIR])
+    one_go = [len(set().union(*[m.tiles for m in g])) >= size - 1 for g in groups]
     if all(bounds[k] < needs[k] and not one_go[k] for k in (0, 1)):
-        gate.store(obs["hand_no"], current, bounds)
+        gate.store(obs, bounds)
         return None
     eff, okey = jokers.eff, jokers.okey
     values = {m: meld_value(m, eff, okey) for m in melds}
@@ -147,7 +144,7 @@ def opening_plan(
         need = needs[k]
         if plan is not None or (bounds[k] < need and not one_go[k]):
             continue
-        group = [m for m in melds if (m.kind == PAIR) == pairs]
+        group = groups[k]
         tag = ("pairs", okey) if pairs else ("series",)
         best = best_from_melds(group, [values[m] for m in group], eff, tag=tag, least=need)
         bounds[k] = best.value
@@ -164,7 +161,7 @@ def opening_plan(
             )
             if most.placed == size - 1:
                 plan = most
-    gate.store(obs["hand_no"], current, bounds)
+    gate.store(obs, bounds)
     return plan
 
 

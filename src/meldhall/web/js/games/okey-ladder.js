@@ -60,7 +60,7 @@ export function createView(ctx) {
     const me = obs.opened[ctx.seat] !== 'none' ? [el('span', { cls: 'chip', key: `ladder.opened_${obs.opened[ctx.seat]}` })] : [];
     bottom.wrap.replaceChildren(myPanel(ctx, { count: hand.length, score: totals[ctx.seat], turn: obs.to_act.includes(ctx.seat), extra: me }), rack.el, actionBar);
     if (!bottom.row) {
-      bottom.row = el('div', { attrs: { style: 'display:flex;align-items:flex-end;justify-content:center;gap:14px' } }, bottom.bl, bottom.wrap, bottom.br);
+      bottom.row = el('div', { cls: 'bottom-row' }, bottom.bl, bottom.wrap, bottom.br);
       areas.bottom.replaceChildren(bottom.row);
     }
     let key = 'status.wait';

@@ -4,7 +4,7 @@ import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { faceOf, pieceEl } from '../ui/tiles.js';
 import { button, pieceRow } from '../ui/parts.js';
-import { skeleton, opponents, myPanel, remember } from '../ui/layout.js';
+import { skeleton, opponents, myPanel, handHistory, remember } from '../ui/layout.js';
 import { discardCorner, sortButtons, handRows, settlementList, wallStack, setStatus } from '../ui/okeyparts.js';
 
 export function createView(ctx) {
@@ -40,6 +40,8 @@ export function createView(ctx) {
 
   function render(m) {
     obs = m.observation;
+    remember(ctx, 'okey-jokers', (v) => ({ ...(v || {}), [obs.hand_number]: obs.okey }));
+    if (obs.last_hand) handHistory(ctx, 'okey-history', obs.last_hand.hand, obs.last_hand.deltas);
     const r = ensureRack();
     const hand = obs.hand || [];
     const fresh = hand.filter((x) => !prevHand.includes(x));
@@ -87,7 +89,7 @@ export function createView(ctx) {
   function bottomArea(m) {
     bottom.wrap.replaceChildren(myPanel(ctx, { count: obs.hand?.length, score: obs.scores[ctx.seat], turn: obs.to_act.includes(ctx.seat) }), rack.el, actionBar);
     if (!bottom.row) {
-      bottom.row = el('div', { attrs: { style: 'display:flex;align-items:flex-end;justify-content:center;gap:14px' } }, bottom.bl, bottom.wrap, bottom.br);
+      bottom.row = el('div', { cls: 'bottom-row' }, bottom.bl, bottom.wrap, bottom.br);
       areas.bottom.replaceChildren(bottom.row);
     }
     let key = 'status.wait';
@@ -140,7 +142,8 @@ export function createView(ctx) {
     } else {
       box.append(el('p', { cls: 'lead', key: 'okey.no_score' }));
     }
-    const joker = (tok) => faceOf(tok) === obs?.okey;
+    const okeyOf = remember(ctx, 'okey-jokers', (v) => v || {})[h.hand];
+    const joker = (tok) => faceOf(tok) === okeyOf;
     box.append(handRows(ctx, 'okey', h.hands || [], { isJoker: joker, final: h.final_discard }));
     box.append(settlementList(ctx, (h.settlement || []).map((l) => ({ seat: l.seat, amount: l.delta, reason: l.reason }))));
     box.append(el('p', { key: 'hand.scores_after', vars: { scores: h.scores.map((s, i) => `${t(ctx.nameOf(i).key, ctx.nameOf(i).vars)} ${fmt(s)}`).join(' · ') } }));
@@ -148,13 +151,8 @@ export function createView(ctx) {
   }
 
   function scores(o) {
-    const history = remember(ctx, 'okey-history', (v) => {
-      const rows = v || {};
-      if (o.last_hand) rows[o.last_hand.hand] = o.last_hand.deltas;
-      return rows;
-    });
-    const rows = Object.keys(history).sort((a, b) => a - b).map((k) => history[k]);
-    return { rows, current: o.scores, totals: null, rowKey: 'scores.hand' };
+    const rows = handHistory(ctx, 'okey-history', o.last_hand?.hand, o.last_hand?.deltas);
+    return { rows, current: null, totals: o.scores, rowKey: 'scores.hand' };
   }
 
   return { reset, render, handOver, scores };

@@ -5,7 +5,7 @@ import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { pieceEl } from '../ui/tiles.js';
 import { button } from '../ui/parts.js';
-import { skeleton, opponents, myPanel } from '../ui/layout.js';
+import { skeleton, opponents, myPanel, handHistory } from '../ui/layout.js';
 import { sortButtons, handRows, wallStack, setStatus, meldCenter, meldEl, sameTiles } from '../ui/okeyparts.js';
 
 export function createView(ctx) {
@@ -24,6 +24,7 @@ export function createView(ctx) {
 
   function render(m) {
     obs = m.observation;
+    if (obs.last_result) handHistory(ctx, 'remi-history', obs.last_result.hand, obs.last_result.penalties);
     if (!rack) {
       rack = new Rack({ family: 'card', rows: 2, cols: 14, storeKey: `meldhall.rack.${ctx.matchId}`, isJoker: () => false,
         onSelect: () => actions(), onDrop: (tok, zone, ev) => drop(tok, zone, ev), onKey: (w, tok) => w === 'discard' && discard(tok) });
@@ -158,7 +159,8 @@ export function createView(ctx) {
   }
 
   function scores(o) {
-    return { rows: [], current: null, totals: o.totals };
+    const rows = handHistory(ctx, 'remi-history', o.last_result?.hand, o.last_result?.penalties);
+    return { rows, current: o.over ? null : o.hand_counts.map(() => null), totals: o.totals, rowKey: 'scores.hand' };
   }
 
   return { reset, render, handOver, scores };

@@ -3,8 +3,8 @@
 import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { pieceEl } from '../ui/tiles.js';
-import { button } from '../ui/parts.js';
-import { skeleton, opponents, myPanel } from '../ui/layout.js';
+import { button, dialog, closeDialog } from '../ui/parts.js';
+import { skeleton, opponents, myPanel, handHistory } from '../ui/layout.js';
 import { sortButtons, handRows, wallStack, setStatus, meldCenter, meldEl, sameTiles } from '../ui/okeyparts.js';
 
 export function createView(ctx) {
@@ -13,6 +13,7 @@ export function createView(ctx) {
   let obs = null;
   let prevHand = [];
   let pick = null; // the pile index chosen to take from (1 = bottom)
+  const dissolve = new Set(); // own melds marked to be rearranged
   const wrap = el('div', { cls: 'rack-wrap' });
   const actionBar = el('div', { cls: 'action-bar' });
   const isJoker = (tok) => tok[0] === 'S';
@@ -24,6 +25,7 @@ export function createView(ctx) {
 
   function render(m) {
     obs = m.observation;
+    if (obs.last_round) handHistory(ctx, 'rummy-history', obs.last_round.round, obs.last_round.scores);
     if (!rack) {
       rack = new Rack({ family: 'okey', rows: 2, cols: 15, storeKey: `meldhall.rack.${ctx.matchId}`, isJoker: () => false,
         onSelect: () => actions(), onDrop: (tok, zone, ev) => drop(tok, zone, ev), onKey: (w, tok) => w === 'discard' && discard(tok) });
@@ -32,6 +34,8 @@ export function createView(ctx) {
     rack.update(hand, prevHand.length ? hand.filter((x) => !prevHand.includes(x)) : []);
     prevHand = hand;
     if (obs.phase !== 'draw' || !obs.to_act.includes(ctx.seat)) pick = null;
+    if (obs.phase !== 'play' || !obs.to_act.includes(ctx.seat)) dissolve.clear();
+    for (const id of [...dissolve]) if (!obs.melds.some((x) => x.id === id)) dissolve.delete(id);
     opponents(ctx, areas, obs, { family: 'okey', counts: obs.rack_counts, scores: obs.table_points, turn: obs.to_act,
       extra: (s) => [el('span', { key: 'rummy.wins', vars: { n: obs.round_wins[s] } })] });
     const middle = el('div', { cls: 'center' },
@@ -39,9 +43,11 @@ export function createView(ctx) {
         wallStack(obs.stock_count, ctx.legal((a) => a.type === 'draw').length > 0, () => ctx.send({ type: 'draw' })),
         el('div', { cls: 'info-box' }, el('span', { key: 'rummy.round', vars: { n: obs.round } }))),
       pileRow());
-    areas.center.replaceChildren(meldCenter(ctx, middle, (s) => obs.melds.filter((x) => x.owner === s).map((x) => meldEl('okey', x, x.tiles, {
-      id: x.id, owner: x.owner, isJoker, value: x.value, onClick: (meld, e) => clickMeld(meld, e),
-    }))));
+    areas.center.replaceChildren(meldCenter(ctx, middle, (s) => obs.melds.filter((x) => x.owner === s).map((x) => {
+      const node = meldEl('okey', x, x.tiles, { id: x.id, owner: x.owner, isJoker, value: x.value, onClick: (meld, e) => clickMeld(meld, e) });
+      if (dissolve.has(x.id)) node.classList.add('provisional');
+      return node;
+    })));
     wrap.replaceChildren(myPanel(ctx, { count: hand.length, score: obs.table_points[ctx.seat], turn: obs.to_act.includes(ctx.seat),
       extra: [el('span', { key: 'rummy.wins', vars: { n: obs.round_wins[ctx.seat] } })] }), rack.el, actionBar);
     if (!wrap.parentNode) areas.bottom.replaceChildren(wrap);
@@ -81,6 +87,7 @@ export function createView(ctx) {
     if (mine && obs.phase === 'play') {
       if (sel.length === 1 && ctx.legal((a) => a.type === 'discard' && a.tile === sel[0]).length) buttons.push(button('act.discard', () => discard(sel[0]), { cls: 'act', attrs: { id: 'act-discard' } }));
       if (sel.length >= 3) buttons.push(button('rummy.meld', () => meld(sel), { cls: 'act', attrs: { id: 'act-meld' } }));
+      if (dissolve.size) buttons.push(button('rummy.rearrange', () => rearrange(sel), { cls: 'act', attrs: { id: 'act-rearrange' } }));
       if (ctx.legal((a) => a.type === 'end').length) buttons.push(button('rummy.end', () => ctx.send({ type: 'end' }), { cls: 'act', attrs: { id: 'act-end' } }));
       if (!buttons.length) buttons.push(el('span', { cls: 'prompt', key: 'rummy.hint_play' }));
     }
@@ -120,6 +127,12 @@ export function createView(ctx) {
 
   async function clickMeld(meld, e) {
     const sel = rack.selected();
+    if (!sel.length && meld.owner === ctx.seat && obs.phase === 'play' && obs.to_act.includes(ctx.seat)) {
+      if (dissolve.has(meld.id)) dissolve.delete(meld.id);
+      else dissolve.add(meld.id);
+      render(ctx.state);
+      return;
+    }
     if (sel.length !== 1) return;
     const tok = sel[0];
     const options = ctx.legal((a) => a.type === 'add' && a.tile === tok && a.meld === meld.id);
@@ -134,6 +147,24 @@ export function createView(ctx) {
     }
     rack.selection.clear();
     await ctx.send({ type: 'add', tile: tok, meld: meld.id, end });
+  }
+
+  /** Rearrange: the tiles of the marked melds (and the selected rack tiles) are laid out on
+   * a small rack; each group of adjacent tiles becomes one new meld. */
+  function rearrange(sel) {
+    const tiles = [...obs.melds.filter((x) => dissolve.has(x.id)).flatMap((x) => x.tiles), ...sel];
+    const board = new Rack({ family: 'okey', rows: 2, cols: 14, storeKey: null });
+    board.sort('runs', tiles);
+    const go = async () => {
+      const melds = board.groups().map(meldJson);
+      closeDialog('rearrange');
+      const action = { type: 'rearrange', dissolve: [...dissolve], melds, feeds: [] };
+      dissolve.clear();
+      rack.selection.clear();
+      await ctx.send(action);
+    };
+    dialog({ titleKey: 'rummy.rearrange', body: [el('p', { key: 'rummy.rearrange_hint' }), board.el, el('div', { cls: 'action-bar' }, sortButtons(board, ['runs', 'groups']))],
+      buttons: [button('rummy.rearrange_go', go, { cls: 'primary', attrs: { id: 'rearrange-go' } })], id: 'rearrange', cls: 'wide rearrange' });
   }
 
   async function discard(tok) {
@@ -174,7 +205,8 @@ export function createView(ctx) {
   }
 
   function scores(o) {
-    return { rows: [], current: o.table_points, totals: o.round_wins, dom: null };
+    const rows = handHistory(ctx, 'rummy-history', o.last_round?.round, o.last_round?.scores);
+    return { rows, current: o.over ? null : o.table_points, totals: o.totals };
   }
 
   return { reset, render, handOver, scores };

@@ -56,3 +56,14 @@ export function remember(ctx, key, update) {
   localStorage.setItem(k, JSON.stringify(next));
   return next;
 }
+
+/** Record one finished hand's row (per-seat values) under its hand number; return every
+ * recorded row in hand order. Kept per match in the browser. */
+export function handHistory(ctx, name, hand, row) {
+  const rows = remember(ctx, name, (v) => {
+    const out = v || {};
+    if (hand !== null && hand !== undefined && row) out[hand] = row;
+    return out;
+  });
+  return Object.keys(rows).sort((a, b) => a - b).map((k) => rows[k]);
+}

@@ -50,3 +50,28 @@ def test_a_whole_hand_through_the_page(page: Any, server: Server, game: str) -> 
     if page.locator("#next-hand").count():
         page.click("#next-hand")
         page.wait_for_selector("#hand-over", state="detached")
+
+
+def test_a_finished_match_is_recorded_published_and_verified(page: Any, server: Server) -> None:
+    """The solo game of one hand ends the match: the result enters the records, the player
+    publishes it under a name that stays text, and the verification page replays the log."""
+    if "okey-cards" not in available_games():
+        pytest.skip("okey-cards is not available")
+    set_language(page, server.url, "en")
+    match_id = start_match(page, server.url, "okey-cards")
+    play_until_hand_over(page, PLAYERS["okey-cards"])
+    page.wait_for_selector("#match-over #revealed-secret")
+    name = "<b>Ada</b> & co"
+    page.fill("#publish-name", name)
+    page.click(".publish button[type=submit]")
+    page.wait_for_selector(".publish [data-i18n='records.published']")
+    page.goto(f"{server.url}/records")
+    page.wait_for_selector("table.list")
+    assert page.locator(f"td:text-is('{name}')").count() == 1
+    assert page.locator("table.list b").count() == 0
+    shot(page, "records")
+    page.goto(f"{server.url}/verify/{match_id}")
+    page.wait_for_selector("#replay-verdict")
+    assert "ok" in (page.get_attribute("#commit-verdict", "class") or "")
+    assert "ok" in (page.get_attribute("#replay-verdict", "class") or "")
+    shot(page, "verify")

@@ -6,6 +6,8 @@ import { t, el, fmt } from './i18n.js';
 import { Net } from './net.js';
 import { applyDisplay } from './settings.js';
 import { button, dialog, closeDialog, toast, scoreTable } from './ui/parts.js';
+import { pieceEl } from './ui/tiles.js';
+import { reasonOf } from './ui/okeyparts.js';
 
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const settings = await boot('games');
@@ -130,6 +132,7 @@ function onState(m) {
   const done = pending.filter((p) => m.state_id > p.sid);
   pending = pending.filter((p) => m.state_id <= p.sid);
   view.render(m);
+  moveLog(m.events);
   document.body.classList.toggle('my-turn', m.legal.length > 0);
   document.body.dataset.stateId = m.state_id;
   for (const p of done) p.resolve(true);
@@ -137,6 +140,23 @@ function onState(m) {
   else if (!m.paused && shownHand !== null && !over) {
     closeDialog('hand-over');
     shownHand = null;
+  }
+}
+
+/** Show the latest moves of the table in words (with the tile where the event names one),
+ * so that a person can follow the computer players. */
+function moveLog(events) {
+  const box = document.getElementById('move-log');
+  for (const e of events) {
+    const key = `ev.${e.kind}`;
+    if (t(key) === key || e.seat === undefined || e.seat === null) continue;
+    if (e.seat === ctx.seat && e.kind !== 'penalty' && e.kind !== 'wrong_discard_returned') continue;
+    const n = ctx.nameOf(e.seat);
+    const line = el('div', { cls: 'move' }, el('span', { key, vars: { name: t(n.key, n.vars), amount: e.amount ?? '', reason: reasonOf(e.reason ?? '') } }));
+    const token = typeof e.tile === 'string' ? e.tile : typeof e.card === 'string' ? e.card : null;
+    if (token && view.family) line.append(pieceEl(view.family, token, { small: true }));
+    box.append(line);
+    while (box.children.length > 3) box.firstChild.remove();
   }
 }
 
@@ -235,5 +255,5 @@ function toolbar() {
     const yes = button('ui.new_match', newMatch, { cls: 'primary' });
     dialog({ titleKey: 'ui.new_match', body: el('p', { key: 'start.abandon' }), buttons: [yes] });
   });
-  bar.append(el('h1', { key: gameKey(gameId) }), document.getElementById('status'), el('div', { cls: 'tools' }, scores, rules, fair, fresh));
+  bar.append(el('h1', { key: gameKey(gameId) }), document.getElementById('status'), el('div', { cls: 'move-log', attrs: { id: 'move-log', 'aria-live': 'polite' } }), el('div', { cls: 'tools' }, scores, rules, fair, fresh));
 }

@@ -131,5 +131,5 @@ export function createView(ctx) {
     return { rows: o.played.map((p) => [p.points]), current: null, totals: [o.score], rowKey: 'cards.combo_n' };
   }
 
-  return { reset, render, handOver, scores };
+  return { family: 'okeycard', reset, render, handOver, scores };
 }

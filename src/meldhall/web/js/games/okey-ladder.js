@@ -228,5 +228,5 @@ export function createView(ctx) {
     return { rows: o.scores.history, current: o.over ? null : o.scores.round, totals };
   }
 
-  return { reset, render, handOver, scores };
+  return { family: 'okey', reset, render, handOver, scores };
 }

@@ -155,5 +155,5 @@ export function createView(ctx) {
     return { rows, current: null, totals: o.scores, rowKey: 'scores.hand' };
   }
 
-  return { reset, render, handOver, scores };
+  return { family: 'okey', reset, render, handOver, scores };
 }

@@ -163,5 +163,5 @@ export function createView(ctx) {
     return { rows, current: o.over ? null : o.hand_counts.map(() => null), totals: o.totals, rowKey: 'scores.hand' };
   }
 
-  return { reset, render, handOver, scores };
+  return { family: 'card', reset, render, handOver, scores };
 }

@@ -205,5 +205,5 @@ export function createView(ctx) {
     return { rows: [], current: o.scores, totals: o.totals.map((v, s) => v + o.scores[s]), rowKey: 'scores.deal' };
   }
 
-  return { reset, render, handOver, scores };
+  return { family: 'mahjong', reset, render, handOver, scores };
 }

@@ -209,5 +209,5 @@ export function createView(ctx) {
     return { rows, current: o.over ? null : o.table_points, totals: o.totals };
   }
 
-  return { reset, render, handOver, scores };
+  return { family: 'okey', reset, render, handOver, scores };
 }

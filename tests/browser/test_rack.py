@@ -88,3 +88,27 @@ def test_sort_buttons_lay_out_runs_and_groups(page: Any, server: Server) -> None
     assert numbers == sorted(numbers)
     page.click("[data-sort=runs]")
     assert sorted(t for t in _slots(page) if t) == tokens
+
+
+def test_double_click_turns_a_joker_face_down(page: Any, server: Server) -> None:
+    """Seed 004: a double click turns a real joker face down on one's own rack, and back.
+    New matches are dealt (through the page) until the rack holds a joker."""
+    start_match(page, server.url, "okey")
+    jokers: list[str] = []
+    for _ in range(25):
+        page.wait_for_selector(".rack .piece")
+        face = str(page.locator(".info-box .piece").get_attribute("data-token"))[:-1]
+        jokers = [t for t in _slots(page) if t and t[:-1] == face]
+        if jokers:
+            break
+        page.click("#toolbar button:has-text('New match')")
+        page.click(".dialog .primary")
+        page.click("#start-match")
+        page.wait_for_selector(".rack .piece")
+    if not jokers:
+        pytest.skip("no joker was dealt in 25 matches")
+    piece = f".rack .piece[data-token='{jokers[0]}']"
+    page.dblclick(piece)
+    assert "down" in (page.get_attribute(piece, "class") or "")
+    page.dblclick(piece)
+    assert "down" not in (page.get_attribute(piece, "class") or "")

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -23,6 +24,8 @@ from meldhall.core.registry import find_game
 from meldhall.core.replay import log_from_json, replay
 from meldhall.core.rng import derive
 from meldhall.store.repository import MatchData, Store
+
+log = logging.getLogger(__name__)
 
 EVENT_MEMORY = 400
 """How many past actions' events a table keeps for clients that reconnect."""
@@ -344,7 +347,11 @@ class Table:
                 bot = self.bots[seat]
                 obs = self.state.observation(seat) if bot.needs_observation else {}
             rng = random.Random(derive(self.seed, "bot", version, seat))
-            action = await asyncio.to_thread(bot.choose, obs, legal, rng)
+            try:
+                action = await asyncio.to_thread(bot.choose, obs, legal, rng)
+            except Exception:  # a broken bot must not stop the table: it plays a listed move
+                log.exception("bot %s of %s failed at state %d", seat, self.game.id, version)
+                action = legal[0]
             async with self.lock:
                 if self.version != version or seat not in self.state.to_act():
                     continue

@@ -15,6 +15,7 @@ choice of colours and copies for a set, every pair. Each physical choice is its 
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Sequence
 from itertools import combinations, product
 from operator import attrgetter
@@ -224,6 +225,8 @@ MeldCache = tuple[int, frozenset[int], tuple[Meld, ...], int, int]
 """A seat's listed melds: (okey, rack, melds sorted, index of the first pair, longest)."""
 
 _order = attrgetter("kind", "tiles")
+_kind = attrgetter("kind")
+_tiles = attrgetter("tiles")
 """The canonical order of melds: by kind, then by tiles."""
 
 
@@ -243,17 +246,18 @@ def _rack_entry(state: LadderState, seat: int) -> MeldCache:
     if cached is not None and cached[0] == okey and cached[1] == rack:
         return cached
     added = rack - cached[1] if cached is not None and cached[0] == okey else None
-    if added is None or len(added) > 2 or any(eff[x] == WILD for x in added):
+    if cached is None or added is None or len(added) > 2 or any(eff[x] == WILD for x in added):
         melds = meld_actions(sorted(rack), eff, okey, True, True, 14)
     else:
-        melds = [m for m in cached[2] if rack.issuperset(m.tiles)] if cached else []
+        removed = cached[1] - rack
+        melds = [m for m in cached[2] if removed.isdisjoint(m.tiles)] if removed else [*cached[2]]
         found: set[Meld] = set()
         for x in added:
             found.update(melds_with(x, state.racks[seat], eff))
         melds.extend(found)
     result = tuple(sorted(melds, key=_order))
-    first_pair = next((i for i, m in enumerate(result) if m.kind == PAIR), len(result))
-    longest = max((len(m.tiles) for m in result[:first_pair]), default=2)
+    first_pair = bisect_left(result, PAIR, key=_kind)
+    longest = max(map(len, map(_tiles, result[:first_pair])), default=2)
     entry = (okey, rack, result, first_pair, longest)
     state.meld_cache[seat] = entry
     return entry

@@ -68,9 +68,9 @@ def to_actions(melds: Sequence[SolverMeld], tiles: Sequence[int], eff: Sequence[
 _GUARD = sum(4 << (3 * r) for r in range(52))
 """A guard bit above every 3-bit count field: a subtraction that clears one went below 0."""
 
-_MEMO: dict[tuple[bool, Any], dict[int, tuple[tuple[int, int], Any]]] = {}
-"""Best packings of face multisets (packed counts << 2 | jokers) per objective and tag
-(pure: the value depends on the multiset alone)."""
+_MEMO: dict[tuple[bool, Any], dict[int, int]] = {}
+"""Best packing scores of face multisets (key: packed counts << 2 | jokers) per objective
+and tag (pure: the score depends on the multiset alone)."""
 
 _MEMO_LIMIT = 400_000
 
@@ -140,50 +140,48 @@ def best_from_melds(
         old = best_of.get(rec[0])
         if old is None or v > old[0]:
             best_of[rec[0]] = (v, rec)
-    pivots: dict[int, list[tuple[int, int, int, int, tuple[int, int]]]] = {}
+    pivots: dict[int, list[tuple[int, int, int, tuple[int, int]]]] = {}
     for key, (v, (_, size, pivot)) in best_of.items():
-        w0, w1 = (size, v) if by_size else (v, size)
+        score = size << 10 | v if by_size else v << 10 | size
         found = pivots.get(pivot)
         if found is None:
-            pivots[pivot] = [(key[0], key[1], w0, w1, key)]
+            pivots[pivot] = [(key[0], key[1], score, key)]
         else:
-            found.append((key[0], key[1], w0, w1, key))
+            found.append((key[0], key[1], score, key))
     covered: set[int] = set().union(*[m.tiles for m in melds])
     memo = _MEMO.setdefault((by_size, tag), {}) if tag is not None else {}
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
 
-    def solve(state: int, jokers: int) -> tuple[int, int]:
-        entry = memo.get(state << 2 | jokers)
-        if entry is not None:
-            return entry[0]
-        best = (0, 0)
-        choice: Any = None
+    def solve(state: int, jokers: int) -> int:
+        """Return the best score (primary << 10 | secondary) of a packed multiset."""
+        best = memo.get(state << 2 | jokers)
+        if best is not None:
+            return best
         if state:
             low = state & -state
             pivot = low.bit_length() // 3
             best = solve(state - low, jokers)
-            choice = (state - low, jokers, None)
         else:
-            pivot = -1
-        for mask, wilds, w0, w1, key in pivots.get(pivot, ()):
+            pivot, best = -1, 0
+        for mask, wilds, score, _ in pivots.get(pivot, ()):
             if wilds > jokers:
                 continue
             rest = (state | _GUARD) - mask
             if rest & _GUARD != _GUARD:
                 continue
-            rest -= _GUARD
-            sub = solve(rest, jokers - wilds)
-            total = (sub[0] + w0, sub[1] + w1)
+            total = solve(rest - _GUARD, jokers - wilds) + score
             if total > best:
-                best, choice = total, (rest, jokers - wilds, key)
-        memo[state << 2 | jokers] = (best, choice)
+                best = total
+        memo[state << 2 | jokers] = best
         return best
 
-    state = (sum(bits[t] for t in covered), sum(1 for t in covered if not bits[t]))
-    top = solve(*state)
-    if top[0] < least:
-        return Opening(top[1] if by_size else top[0], (), top[0] if by_size else top[1])
+    state = sum(bits[t] for t in covered)
+    jokers = sum(1 for t in covered if not bits[t])
+    top = solve(state, jokers)
+    if top >> 10 < least:
+        value, placed = (top & 1023, top >> 10) if by_size else (top >> 10, top & 1023)
+        return Opening(value, (), placed)
     variants: dict[tuple[int, int], list[Meld]] = {}
     for m, v in zip(melds, values, strict=True):
         key = shapes[m][0]
@@ -193,17 +191,23 @@ def best_from_melds(
     picked: list[Meld] = []
     total = 0
     while True:
-        choice = memo[state[0] << 2 | state[1]][1]
-        if choice is None:
-            break
-        key = choice[2]
-        if key is not None and key in variants:
-            v = best_of[key][0]
-            m = next(m for m in variants[key] if used.isdisjoint(m.tiles))
-            used.update(m.tiles)
-            picked.append(m)
-            total += v
-        state = (choice[0], choice[1])
+        target = solve(state, jokers)
+        pivot = (state & -state).bit_length() // 3 if state else -1
+        for mask, wilds, score, key in pivots.get(pivot, ()):
+            rest = (state | _GUARD) - mask
+            if wilds > jokers or rest & _GUARD != _GUARD:
+                continue
+            if solve(rest - _GUARD, jokers - wilds) + score == target:
+                m = next(m for m in variants[key] if used.isdisjoint(m.tiles))
+                used.update(m.tiles)
+                picked.append(m)
+                total += best_of[key][0]
+                state, jokers = rest - _GUARD, jokers - wilds
+                break
+        else:
+            if not state:
+                break
+            state -= state & -state
     return Opening(total, tuple(picked), len(used))
 
 

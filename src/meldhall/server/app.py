@@ -23,10 +23,11 @@ from meldhall.core.engine import Game
 from meldhall.core.fairness import match_seed, verify
 from meldhall.core.replay import log_from_json, replay
 from meldhall.server.games import available_games, games_json
+from meldhall.server.lobby import Lobby, guest_cookie, websocket_endpoint
+from meldhall.server.lobby import clean_name as guest_name
 from meldhall.server.protocol import CLIENT, SERVER
-from meldhall.server.ws import websocket_endpoint
 from meldhall.store.repository import Store, best_per_game
-from meldhall.tables.manager import TableManager
+from meldhall.tables.online import OnlineManager
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 NAME_MAX = 32
@@ -193,6 +194,26 @@ def replayed_outcome(game: Game, proof: dict[str, Any]) -> dict[str, Any] | None
     return outcome.to_json() if outcome is not None else None
 
 
+async def online_page(request: Request) -> Response:
+    return _page("online.html")
+
+
+async def api_guest(request: Request) -> JSONResponse:
+    """Start (or keep) a guest session with a display name; the token goes in an HttpOnly
+    cookie that the WebSocket's hello uses."""
+    store: Store = request.app.state.store
+    body = await _json_body(request)
+    info = store.session(request.cookies.get("meldhall_session"))
+    response = JSONResponse({"name": guest_name(body.get("name", ""))})
+    response.set_cookie(**guest_cookie(info.token))
+    return response
+
+
+async def api_lobby(request: Request) -> JSONResponse:
+    """Return the public online tables waiting for people."""
+    return JSONResponse({"tables": request.app.state.lobby.listing()})
+
+
 def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None) -> Starlette:
     """Return the web app, keeping its database under ``data_dir`` (created on first run).
 
@@ -200,10 +221,12 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
     environment variable MELDHALL_BOT_DELAY; tests set it low)."""
     delay = bot_delay if bot_delay is not None else float(os.environ.get("MELDHALL_BOT_DELAY", 0.8))
     store = Store.in_dir(data_dir)
-    manager = TableManager(store, bot_delay=delay)
+    manager = OnlineManager(store, bot_delay=delay)
+    lobby = Lobby(manager)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        await lobby.restore()
         yield
         await manager.close()
 
@@ -220,6 +243,9 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
         Route("/api/publish", api_publish, methods=["POST"]),
         Route("/api/matches/{match}", api_match),
         Route("/api/verify", api_verify, methods=["POST"]),
+        Route("/api/guest", api_guest, methods=["POST"]),
+        Route("/api/lobby", api_lobby),
+        Route("/online", online_page),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
@@ -229,6 +255,7 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
     app.state.data_dir = Path(data_dir)
     app.state.store = store
     app.state.manager = manager
+    app.state.lobby = lobby
     return app
 
 

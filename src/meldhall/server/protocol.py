@@ -16,6 +16,7 @@ _ANY: Schema = {}
 _INT: Schema = {"type": "integer", "minimum": 0}
 _ID: Schema = {"type": "string", "maxLength": 64, "minLength": 1}
 _OBJECT: Schema = {"type": "object"}
+_NAME: Schema = {"type": "string", "maxLength": 64}
 
 
 def _message(kind: str, required: Mapping[str, Schema], optional: Mapping[str, Schema]) -> Schema:
@@ -36,9 +37,20 @@ CLIENT: dict[str, Schema] = {
         {"contribution": {"type": "string", "maxLength": 200}, "options": _OBJECT},
     ),
     "resume": _message("resume", {"match": _ID}, {"state_id": _INT}),
-    "act": _message("act", {"state_id": _INT, "action": _ANY}, {"seat": _INT}),
+    "act": _message("act", {"state_id": _INT, "action": _ANY}, {"seat": _INT, "match": _ID}),
     "sync": _message("sync", {}, {}),
     "continue": _message("continue", {}, {}),
+    # online play (docs/online.md)
+    "lobby": _message("lobby", {}, {}),
+    "create": _message(
+        "create",
+        {"game": _ID},
+        {"options": _OBJECT, "settings": _OBJECT, "public": {"type": "boolean"}, "name": _NAME},
+    ),
+    "join": _message("join", {"table": _ID}, {"name": _NAME}),
+    "leave": _message("leave", {}, {}),
+    "begin": _message("begin", {}, {}),
+    "watch": _message("watch", {"table": _ID}, {}),
 }
 
 _SEAT: Schema = {"type": ["integer", "null"], "minimum": 0}
@@ -92,6 +104,23 @@ SERVER: dict[str, Schema] = {
         {"code": {"type": "string"}, "reason": {"type": "string"}},
         {"engine_code": {"type": "string"}, "ref": {"type": ["string", "null"]}},
     ),
+    "lobby": _message("lobby", {"tables": _LIST}, {}),
+    "table": _message("table", {"table": _OBJECT}, {}),
+    "left": _message("left", {}, {}),
+    "players": _message("players", {"match": _ID, "players": _LIST}, {}),
+    "scores": _message("scores", {"match": _ID, "rounds": _LIST, "current": _OBJECT}, {}),
+    "clock": _message(
+        "clock",
+        {
+            "match": _ID,
+            "state_id": _INT,
+            "seats": _LIST,
+            "seconds": {"type": ["number"]},
+            "paused": {"type": "boolean"},
+        },
+        {},
+    ),
+    "notice": _message("notice", {"match": _ID, "kind": {"type": "string"}, "seat": _INT}, {}),
     "match_over": _message(
         "match_over",
         {
@@ -110,6 +139,7 @@ _TYPES: dict[str, tuple[type, ...]] = {
     "array": (list,),
     "string": (str,),
     "integer": (int,),
+    "number": (int, float),
     "boolean": (bool,),
     "null": (type(None),),
 }

@@ -1,0 +1,393 @@
+"""The online lobby: tables waiting for people (public ones listed, private ones reached by
+their invite link), the countdown and seating when a match starts, spectators, and the
+connection class that speaks both the solo and the online messages (docs/online.md).
+
+No rules here: seats come from tables/clock.py, moves are judged by the engine.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import os
+import secrets
+import time
+from typing import Any
+
+from starlette.websockets import WebSocket, WebSocketDisconnect
+
+from meldhall.bots.base import strongest_bot_name
+from meldhall.core.errors import MeldhallError
+from meldhall.core.registry import UnknownGame
+from meldhall.server.games import available_games
+from meldhall.server.ws import Connection
+from meldhall.store.lobby import LobbyData
+from meldhall.tables.clock import seats_for_people, table_settings
+from meldhall.tables.online import OnlineManager, OnlineTable
+from meldhall.tables.table import Rejected
+
+COOKIE = "meldhall_session"
+NAME_MAX = 32
+RATE = 100.0
+"""Messages a connection may send per second on average (environment MELDHALL_RATE)."""
+BURST = 200.0
+"""Messages a connection may send at once (environment MELDHALL_BURST)."""
+
+
+def clean_name(raw: object) -> str:
+    """Return a display name fit to store: no control characters, trimmed, at most NAME_MAX
+    characters (pages escape it again wherever it is shown)."""
+    text = "".join(ch for ch in str(raw) if ch >= " " and ch != "\x7f").strip()
+    return text[:NAME_MAX] or "Guest"
+
+
+class Waiting:
+    """A lobby table before its match starts, and the connections sitting at it."""
+
+    def __init__(self, data: LobbyData) -> None:
+        self.data = data
+        self.members: dict[str, OnlineConnection] = {}
+        self.countdown: asyncio.Task[None] | None = None
+        self.starts_at: float | None = None
+
+    def json(self) -> dict[str, Any]:
+        """Return what the people at (and before) the table may know of it."""
+        left = None
+        if self.starts_at is not None:
+            left = round(max(0.0, self.starts_at - time.monotonic()), 2)
+        return {
+            "id": self.data.id,
+            "game": self.data.game,
+            "options": self.data.options,
+            "settings": self.data.settings,
+            "public": self.data.public,
+            "people": [p["name"] for p in self.data.people],
+            "host": next(
+                (p["name"] for p in self.data.people if p["session"] == self.data.host), None
+            ),
+            "seats": available_games()[self.data.game].default_seats,
+            "status": self.data.status,
+            "match": self.data.match_id,
+            "countdown": left,
+        }
+
+
+class Lobby:
+    """Every online table of the server, waiting or playing."""
+
+    def __init__(self, manager: OnlineManager) -> None:
+        self.manager = manager
+        self.store = manager.lobby_store
+        self.tables: dict[str, Waiting] = {}
+
+    async def restore(self) -> None:
+        """Reload the lobby after a restart: waiting tables wait again, matches in play are
+        replayed from their logs and go on (a computer plays a seat nobody reclaims)."""
+        for data in self.store.active():
+            self.tables[data.id] = Waiting(data)
+            if data.status == "playing" and data.match_id is not None:
+                self.manager.register(data)
+                await self.manager.get(data.match_id)
+
+    def listing(self) -> list[dict[str, Any]]:
+        """Return the public tables still waiting for people."""
+        return [
+            w.json() for w in self.tables.values() if w.data.public and w.data.status == "waiting"
+        ]
+
+    def _find(self, table_id: str) -> Waiting:
+        waiting = self.tables.get(table_id)
+        if waiting is None:
+            raise Rejected("no_table", f"no table {table_id!r}")
+        return waiting
+
+    def _tell(self, waiting: Waiting) -> None:
+        message = {"type": "table", "table": waiting.json()}
+        for conn in waiting.members.values():
+            conn.out.put_nowait(message)
+
+    def create(
+        self,
+        conn: OnlineConnection,
+        game_id: str,
+        options: dict[str, Any],
+        settings: dict[str, Any],
+        public: bool,
+        name: str,
+    ) -> Waiting:
+        """Return a new waiting table with its creator (``conn``) seated as host."""
+        game = available_games().get(game_id)
+        if game is None:
+            raise Rejected("unknown_game", f"no game {game_id!r}")
+        if game.default_seats < 2:
+            raise Rejected("bad_options", f"{game_id} is played alone")
+        try:
+            game.options(options)
+            settings = table_settings(settings)
+        except (UnknownGame, MeldhallError, ValueError) as exc:
+            raise Rejected("bad_options", str(exc)) from exc
+        assert conn.token is not None
+        data = LobbyData(
+            id=secrets.token_urlsafe(12),
+            game=game_id,
+            options=dict(options),
+            settings=settings,
+            public=public,
+            host=conn.token,
+            people=[{"session": conn.token, "name": name}],
+        )
+        self.store.save(data)
+        waiting = Waiting(data)
+        waiting.members[conn.token] = conn
+        self.tables[data.id] = waiting
+        self._tell(waiting)
+        return waiting
+
+    async def join(self, conn: OnlineConnection, table_id: str, name: str) -> None:
+        """Seat a person at a waiting table, or bring one back to the seat they hold."""
+        waiting = self._find(table_id)
+        token = conn.token
+        assert token is not None
+        seated = any(p["session"] == token for p in waiting.data.people)
+        if waiting.data.status == "playing":
+            if not seated:
+                raise Rejected("table_started", "this table is playing; watch it instead")
+            conn.out.put_nowait({"type": "table", "table": waiting.json()})
+            await conn.sit(waiting, None)
+            return
+        if waiting.data.status != "waiting":
+            raise Rejected("no_table", "this table is closed")
+        if not seated:
+            seats = available_games()[waiting.data.game].default_seats
+            if len(waiting.data.people) >= seats:
+                raise Rejected("table_full", "every seat is taken")
+            waiting.data.people.append({"session": token, "name": name})
+            self.store.save(waiting.data)
+        waiting.members[token] = conn
+        self._tell(waiting)
+        if len(waiting.data.people) >= available_games()[waiting.data.game].default_seats:
+            self._count_down(waiting)
+
+    def leave(self, conn: OnlineConnection, table_id: str) -> None:
+        """Take a person off a waiting table (the next person becomes host; an empty table
+        closes)."""
+        waiting = self.tables.get(table_id)
+        if waiting is None or waiting.data.status != "waiting" or conn.token is None:
+            return
+        if waiting.members.get(conn.token) is not conn:
+            return
+        del waiting.members[conn.token]
+        waiting.data.people = [p for p in waiting.data.people if p["session"] != conn.token]
+        if waiting.countdown is not None and len(waiting.data.people) < 2:
+            waiting.countdown.cancel()
+            waiting.countdown = None
+            waiting.starts_at = None
+        if not waiting.data.people:
+            waiting.data.status = "closed"
+            del self.tables[table_id]
+        elif waiting.data.host == conn.token:
+            waiting.data.host = waiting.data.people[0]["session"]
+        self.store.save(waiting.data)
+        self._tell(waiting)
+
+    def begin(self, conn: OnlineConnection, table_id: str) -> None:
+        """Start the countdown of a waiting table at its host's word."""
+        waiting = self._find(table_id)
+        if waiting.data.host != conn.token:
+            raise Rejected("not_host", "only the host starts the table")
+        if waiting.data.status != "waiting":
+            raise Rejected("table_started", "this table has started")
+        if len(waiting.data.people) < 2:
+            raise Rejected("need_players", "online play needs at least two people")
+        self._count_down(waiting)
+
+    def _count_down(self, waiting: Waiting) -> None:
+        if waiting.countdown is not None:
+            return
+        seconds = waiting.data.settings["countdown_seconds"]
+        waiting.starts_at = time.monotonic() + seconds
+        waiting.countdown = asyncio.get_running_loop().create_task(self._start(waiting, seconds))
+        self._tell(waiting)
+
+    async def _start(self, waiting: Waiting, seconds: float) -> None:
+        await asyncio.sleep(seconds)
+        data = waiting.data
+        game = available_games()[data.game]
+        people = list(data.people)
+        seats = game.default_seats
+        places = seats_for_people(len(people), seats)
+        bot = strongest_bot_name(data.game)
+        players: list[dict[str, Any]] = [{"kind": "bot", "bot": bot} for _ in range(seats)]
+        for seat, person in zip(places, people, strict=True):
+            players[seat] = {"kind": "person", "session": person["session"], "name": person["name"]}
+        store = self.manager.store
+        secret = store.take_secret(data.host)
+        match = store.create_match(
+            f"online:{data.id}",
+            data.game,
+            dict(data.options),
+            players,
+            secret,
+            [data.id],
+        )
+        data.match_id = match.id
+        data.status = "playing"
+        self.store.save(data)
+        waiting.countdown = None
+        waiting.starts_at = None
+        self.manager.register(data)
+        self._tell(waiting)
+        for conn in list(waiting.members.values()):
+            await conn.sit(waiting, None)
+
+    async def watch(self, conn: OnlineConnection, table_id: str) -> OnlineTable:
+        """Return the table a spectator watches (public information only)."""
+        waiting = self._find(table_id)
+        if waiting.data.match_id is None:
+            raise Rejected("not_started", "this table has not started yet")
+        table = await self.manager.get(waiting.data.match_id)
+        if not isinstance(table, OnlineTable):
+            raise Rejected("no_table", "this table is not in play")
+        return table
+
+
+class RateLimit:
+    """A token bucket: ``RATE`` messages a second on average, ``BURST`` at once."""
+
+    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def allow(self) -> bool:
+        """Return whether one more message may pass now (and count it)."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True
+
+
+class OnlineConnection(Connection):
+    """A client connection that also speaks the lobby and online-table messages."""
+
+    def __init__(self, socket: WebSocket, manager: OnlineManager, lobby: Lobby) -> None:
+        super().__init__(socket, manager, manager.store)
+        self.lobby = lobby
+        self.waiting: Waiting | None = None
+        self.limit = RateLimit(
+            float(os.environ.get("MELDHALL_RATE", RATE)),
+            float(os.environ.get("MELDHALL_BURST", BURST)),
+        )
+
+    async def run(self) -> None:
+        """Serve the connection; leaving takes the person off a waiting table."""
+        try:
+            await super().run()
+        finally:
+            if self.waiting is not None:
+                self.lobby.leave(self, self.waiting.data.id)
+
+    async def _write(self) -> None:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            await super()._write()
+
+    async def _handle(self, text: str) -> None:
+        if not self.limit.allow():
+            self._reject(
+                "rate_limited", f"at most {self.limit.rate:g} messages a second; slow down"
+            )
+            return
+        await super()._handle(text)
+
+    async def _on_hello(self, message: dict[str, Any]) -> None:
+        if not message.get("token"):
+            message = {**message, "token": self.socket.cookies.get(COOKIE)}
+        await super()._on_hello(message)
+
+    async def sit(self, waiting: Waiting, since: int | None) -> None:
+        """Attach this connection to the match of its table at its own seat."""
+        assert waiting.data.match_id is not None and self.token is not None
+        table = await self.manager.get(waiting.data.match_id)
+        if table is None:
+            raise Rejected("no_table", "the match of this table is gone")
+        self._leave_table()
+        self.waiting = None
+        self._join(table, table.seat_of(self.token), since)
+
+    async def _on_lobby(self, message: dict[str, Any]) -> None:
+        self.out.put_nowait({"type": "lobby", "tables": self.lobby.listing()})
+
+    async def _on_create(self, message: dict[str, Any]) -> None:
+        self._leave_all()
+        self.waiting = self.lobby.create(
+            self,
+            message["game"],
+            message.get("options", {}),
+            message.get("settings", {}),
+            bool(message.get("public", True)),
+            clean_name(message.get("name", "")),
+        )
+
+    async def _on_join(self, message: dict[str, Any]) -> None:
+        waiting = self.lobby._find(message["table"])
+        if self.waiting is not waiting:
+            self._leave_all()
+        self.waiting = waiting
+        try:
+            await self.lobby.join(self, message["table"], clean_name(message.get("name", "")))
+        except Rejected:
+            self.waiting = None
+            raise
+
+    async def _on_leave(self, message: dict[str, Any]) -> None:
+        self._leave_all()
+        self.out.put_nowait({"type": "left"})
+
+    async def _on_begin(self, message: dict[str, Any]) -> None:
+        if self.waiting is None:
+            raise Rejected("no_table", "join a table first")
+        self.lobby.begin(self, self.waiting.data.id)
+
+    async def _on_watch(self, message: dict[str, Any]) -> None:
+        table = await self.lobby.watch(self, message["table"])
+        self._leave_all()
+        self._join(table, None, None)
+
+    async def _on_act(self, message: dict[str, Any]) -> None:
+        if self.table is not None and self.seat is None:
+            raise Rejected("spectator", "spectators do not act")
+        if "match" in message and (self.table is None or message["match"] != self.table.id):
+            raise Rejected("not_your_table", "this connection does not play that match")
+        await super()._on_act({k: v for k, v in message.items() if k != "match"})
+
+    async def _on_continue(self, message: dict[str, Any]) -> None:
+        if self.table is not None and self.seat is None:
+            raise Rejected("spectator", "spectators do not act")
+        await super()._on_continue(message)
+
+    def _leave_all(self) -> None:
+        if self.waiting is not None:
+            self.lobby.leave(self, self.waiting.data.id)
+            self.waiting = None
+        self._leave_table()
+
+
+async def websocket_endpoint(socket: WebSocket) -> None:
+    """Serve one client's WebSocket (solo and online messages)."""
+    app = socket.app
+    await OnlineConnection(socket, app.state.manager, app.state.lobby).run()
+
+
+def guest_cookie(token: str) -> dict[str, Any]:
+    """Return the keyword arguments of ``Response.set_cookie`` for a guest's session token."""
+    return {
+        "key": COOKIE,
+        "value": token,
+        "httponly": True,
+        "samesite": "lax",
+        "path": "/",
+        "max_age": 60 * 60 * 24 * 365,
+    }

@@ -1,0 +1,356 @@
+"""Online tables: two to four people and computers at one match, with turn clocks, seats held
+for disconnected people (a computer plays them after a delay, the person reclaims them on
+return), a shared score table and presence.
+
+``OnlineTable`` extends the solo ``Table``: every action still goes through the same lock, is
+judged by the engine and is written to the store before it is broadcast. It knows no rules:
+the clock's default action comes from tables/clock.py.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from meldhall.bots.base import make_bot, strongest_bot_name
+from meldhall.core.engine import JSON
+from meldhall.core.replay import log_from_json
+from meldhall.core.rng import derive
+from meldhall.store.lobby import LobbyData, LobbyStore
+from meldhall.store.repository import MatchData, Store
+from meldhall.tables.clock import default_action, table_settings
+from meldhall.tables.manager import TableManager
+from meldhall.tables.table import Listener, Rejected, Table
+
+
+class OnlineTable(Table):
+    """A match played by people over the network, computers in the empty seats."""
+
+    def __init__(
+        self,
+        store: Store,
+        data: MatchData,
+        lobby: LobbyData,
+        lobby_store: LobbyStore,
+        *,
+        bot_delay: float = 0.8,
+        on_finish: Callable[[Table], None] | None = None,
+    ) -> None:
+        super().__init__(store, data, bot_delay=bot_delay, on_finish=on_finish)
+        self.lobby = lobby
+        self.lobby_store = lobby_store
+        self.settings = table_settings(lobby.settings)
+        self.connected: dict[int, int] = {seat: 0 for seat in self.person_seats}
+        self.standins: set[int] = set()
+        self.rounds: list[dict[str, JSON]] = self._replayed_rounds()
+        self._scored = self.version
+        self.deadline: float | None = None
+        self._tick = asyncio.Event()
+        self._clock: asyncio.Task[None] | None = None
+        self._away: dict[int, asyncio.Task[None]] = {}
+
+    def _replayed_rounds(self) -> list[dict[str, JSON]]:
+        state = self.game.new_state(self.options, self.data.seats, self.seed)
+        rounds: list[dict[str, JSON]] = []
+        for seat, action in log_from_json(self.game, [[s, a] for s, a in self.data.log]):
+            for event in state.apply(seat, action):
+                if event.kind == "hand_over":
+                    rounds.append(event.for_viewer(None))
+        return rounds
+
+    # ------------------------------------------------------------------ what clients see
+
+    def players_json(self) -> list[dict[str, JSON]]:
+        """Return every seat: person (display name, connected, whether a computer plays it
+        for now) or computer (always labelled as one)."""
+        out: list[dict[str, JSON]] = []
+        for seat, p in enumerate(self.data.players):
+            if p["kind"] == "bot":
+                out.append({"kind": "bot", "bot": p.get("bot"), "computer": True})
+            else:
+                out.append(
+                    {
+                        "kind": "person",
+                        "name": str(p.get("name", "")),
+                        "connected": self.connected.get(seat, 0) > 0,
+                        "computer_plays": seat in self.standins,
+                    }
+                )
+        return out
+
+    def scores_json(self) -> dict[str, JSON]:
+        """Return the shared score table: every finished round's public result and the
+        current round's scores."""
+        observation = self.state.observation(None)
+        return {
+            "type": "scores",
+            "match": self.id,
+            "rounds": list(self.rounds),
+            "current": {
+                "hand_number": observation.get("hand_number"),
+                "scores": observation.get("scores"),
+            },
+        }
+
+    def _send_all(self, message: dict[str, JSON]) -> None:
+        for listener in list(self.listeners):
+            listener.queue.put_nowait(message)
+
+    def _notice(self, kind: str, seat: int) -> None:
+        self._send_all({"type": "notice", "match": self.id, "kind": kind, "seat": seat})
+
+    def _send_players(self) -> None:
+        self._send_all({"type": "players", "match": self.id, "players": self.players_json()})
+
+    def attach(
+        self, seat: int | None, queue: asyncio.Queue[dict[str, Any]], since: int | None = None
+    ) -> Listener:
+        """Return a listener (see ``Table.attach``); a person coming back reclaims the seat
+        from the computer that played it, and everyone hears who is connected."""
+        listener = super().attach(seat, queue, since)
+        queue.put_nowait(self.scores_json())
+        if self.deadline is not None:
+            queue.put_nowait(self._clock_json())
+        if seat is not None and seat in self.connected:
+            self.connected[seat] += 1
+            if self.connected[seat] == 1:
+                self._back(seat)
+        self._send_players()
+        return listener
+
+    def detach(self, listener: Listener) -> None:
+        """Stop sending to a listener; a person's seat left without a connection is held and
+        a computer plays it after ``takeover_seconds``."""
+        if listener not in self.listeners:
+            return
+        super().detach(listener)
+        seat = listener.seat
+        if seat is not None and seat in self.connected:
+            self.connected[seat] -= 1
+            if self.connected[seat] == 0 and not self.over:
+                self._away[seat] = asyncio.get_running_loop().create_task(self._take_over(seat))
+        self._send_players()
+
+    def _back(self, seat: int) -> None:
+        away = self._away.pop(seat, None)
+        if away is not None:
+            away.cancel()
+        if seat in self.standins:
+            self.standins.discard(seat)
+            self.bots.pop(seat, None)
+            self._notice("reclaimed", seat)
+            self._changed()
+
+    async def _take_over(self, seat: int) -> None:
+        await asyncio.sleep(self.settings["takeover_seconds"])
+        async with self.lock:
+            if self.connected.get(seat, 0) == 0 and not self.over:
+                self.standins.add(seat)
+                self.bots[seat] = make_bot(self.game.id, strongest_bot_name(self.game.id))
+                self._notice("computer_plays", seat)
+                self._send_players()
+        self._away.pop(seat, None)
+        self._changed()
+
+    # ------------------------------------------------------------------ turns
+
+    def _changed(self) -> None:
+        self._tick.set()
+        self._wake.set()
+
+    def _broadcast(self) -> None:
+        """Send the score table first when a hand has ended, then everyone's state."""
+        rounds = len(self.rounds)
+        for version, events in self.history.entries:
+            if version > self._scored:
+                self.rounds.extend(e.for_viewer(None) for e in events if e.kind == "hand_over")
+        self._scored = self.version
+        if len(self.rounds) != rounds:
+            self._send_all(self.scores_json())
+        super()._broadcast()
+        self._changed()
+
+    def _live(self) -> set[int]:
+        """Return the person seats a person plays now (not a stand-in computer)."""
+        return set(self.person_seats) - self.standins
+
+    def _bot_turn(self) -> int | None:
+        if self.over or self.paused:
+            return None
+        movers = sorted(self.state.to_act())
+        if any(s in self._live() for s in movers):
+            return None
+        return next((s for s in movers if s in self.bots), None)
+
+    def start(self) -> None:
+        """Start the computers' task and the clock."""
+        loop = asyncio.get_running_loop()
+        if self._runner is None:
+            self._runner = loop.create_task(self._run_bots())
+        if self._clock is None:
+            self._clock = loop.create_task(self._run_clock())
+        for seat in self.person_seats:
+            if self.connected[seat] == 0 and seat not in self._away and not self.over:
+                self._away[seat] = loop.create_task(self._take_over(seat))
+
+    async def stop(self) -> None:
+        """Stop the computers, the clock and the takeover timers."""
+        await super().stop()
+        tasks = [t for t in [self._clock, *self._away.values()] if t is not None]
+        for task in tasks:
+            task.cancel()
+        for task in tasks:
+            with contextlib.suppress(asyncio.CancelledError):
+                await task
+        self._clock = None
+        self._away.clear()
+
+    async def _run_bots(self) -> None:
+        while not self.over:
+            seat = self._bot_turn()
+            if seat is None:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+            async with self.lock:
+                seat = self._bot_turn()
+                if seat is None:
+                    continue
+                version = self.version
+                legal = self.state.legal_actions(seat)
+                bot = self.bots[seat]
+                obs = self.state.observation(seat) if bot.needs_observation else {}
+            rng = random.Random(derive(self.seed, "bot", version, seat))
+            action = bot.choose(obs, legal, rng)
+            async with self.lock:
+                if self.version != version or self._bot_turn() != seat:
+                    continue
+                self._apply(seat, action)
+
+    # ------------------------------------------------------------------ clock
+
+    def _clock_seconds(self) -> tuple[float | None, list[int]]:
+        if self.over:
+            return None, []
+        if self.paused:
+            return self.settings["hand_pause_seconds"], []
+        movers = sorted(self.state.to_act())
+        waiting = [s for s in movers if s in self._live()]
+        if not waiting:
+            return None, []
+        key = "claim_seconds" if len(movers) > 1 else "turn_seconds"
+        return self.settings[key], waiting
+
+    def _clock_json(self) -> dict[str, JSON]:
+        _seconds, seats = self._clock_seconds()
+        left = max(0.0, (self.deadline or time.monotonic()) - time.monotonic())
+        return {
+            "type": "clock",
+            "match": self.id,
+            "state_id": self.version,
+            "seats": list(seats),
+            "seconds": round(left, 2),
+            "paused": self.paused,
+        }
+
+    async def _run_clock(self) -> None:
+        while not self.over:
+            key = (self.version, self.paused, frozenset(self.standins))
+            seconds, _seats = self._clock_seconds()
+            self._tick.clear()
+            if seconds is None:
+                self.deadline = None
+                await self._tick.wait()
+                continue
+            self.deadline = time.monotonic() + seconds
+            self._send_all(self._clock_json())
+            try:
+                await asyncio.wait_for(self._tick.wait(), seconds)
+                continue
+            except TimeoutError:
+                pass
+            async with self.lock:
+                if (self.version, self.paused, frozenset(self.standins)) != key:
+                    continue
+                self._time_out()
+
+    def _time_out(self) -> None:
+        if self.paused:
+            self._set_pause(False)
+            self._broadcast()
+            return
+        _seconds, seats = self._clock_seconds()
+        version = self.version
+        for seat in seats:
+            if seat not in self.state.to_act():
+                continue
+            rng = random.Random(derive(self.seed, "timeout", version, seat))
+            action = default_action(self.game.id, self.state, seat, rng)
+            self._notice("timeout", seat)
+            try:
+                self._apply(seat, action)
+            except Rejected:
+                continue
+
+    # ------------------------------------------------------------------ the end
+
+    def _finish(self) -> None:
+        outcome = self.state.outcome()
+        assert outcome is not None
+        self.paused = False
+        self.deadline = None
+        self.store.finish_match(self.id, outcome.to_json())
+        rows = [
+            (
+                seat,
+                str(self.data.players[seat].get("session", "")),
+                str(self.data.players[seat].get("name", "")),
+                outcome.scores[seat],
+                outcome.ranks[seat],
+            )
+            for seat in self.person_seats
+        ]
+        self.lobby_store.add_results(self.id, self.game.id, rows)
+        self.lobby.status = "over"
+        self.lobby_store.save(self.lobby)
+        if self.on_finish is not None:
+            self.on_finish(self)
+
+
+class OnlineManager(TableManager):
+    """The solo manager plus online tables: a match started from a lobby table is loaded as an
+    ``OnlineTable``; ``restore`` reloads every online match in play after a restart."""
+
+    def __init__(self, store: Store, *, bot_delay: float = 0.8) -> None:
+        super().__init__(store, bot_delay=bot_delay)
+        self.lobby_store = LobbyStore(store)
+        self.online: dict[str, LobbyData] = {}
+        """Lobby tables in play, by match id."""
+
+    def register(self, lobby: LobbyData) -> None:
+        """Mark a lobby table's match as online (its table is an ``OnlineTable``)."""
+        assert lobby.match_id is not None
+        self.online[lobby.match_id] = lobby
+
+    async def get(self, match_id: str) -> Table | None:
+        """Return the loaded table of a match (online or solo), replaying it if needed."""
+        lobby = self.online.get(match_id)
+        if lobby is None:
+            return await super().get(match_id)
+        async with self._lock:
+            table = self.tables.get(match_id)
+            if table is not None:
+                return table
+            data = self.store.load_match(match_id)
+            if data is None:
+                return None
+            table = OnlineTable(self.store, data, lobby, self.lobby_store, bot_delay=self.bot_delay)
+            self.tables[match_id] = table
+            table.start()
+            return table

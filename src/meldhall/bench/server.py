@@ -1,0 +1,204 @@
+"""``meldhall bench server``: simulated people over loopback WebSockets against a real server.
+
+uvicorn serves meldhall in its own process on 127.0.0.1 (a fresh data directory, SQLite, every
+action written before it is broadcast); the load generator runs on the same machine. For each
+step of a growing client count, clients meet in the lobby four to a table (okey: no computers),
+then play whole hands at full speed: whenever a client's seat may act it sends a uniformly
+random legal action at once. Latency is measured from sending an action to receiving the state
+update it causes. Each step prints connected clients, actions a second, p50/p99 latency and
+errors (rejections, lost connections). The steps stop past the knee (p99 over 4x the goal).
+The goal (BENCHMARKS.md): 1,000 clients on 250 tables, p99 under 100 ms, 0 errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import os
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from dataclasses import dataclass, field
+from typing import Any
+
+import websockets
+
+STEPS = (40, 100, 200, 400, 600, 800, 1000)
+GOAL_MS = 100.0
+GAME = "okey"
+SETTINGS = {
+    "turn_seconds": 600,
+    "claim_seconds": 600,
+    "takeover_seconds": 600,
+    "countdown_seconds": 0.05,
+    "hand_pause_seconds": 0.01,
+}
+
+
+@dataclass
+class Totals:
+    """What the clients of one step measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    errors: int = 0
+    hands: int = 0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port: int = s.getsockname()[1]
+        return port
+
+
+def start_server(data_dir: str) -> tuple[subprocess.Popen[bytes], int]:
+    """Return a running uvicorn process serving meldhall on 127.0.0.1, and its port."""
+    port = _free_port()
+    env = dict(
+        os.environ,
+        MELDHALL_DATA=data_dir,
+        MELDHALL_BOT_DELAY="0",
+        MELDHALL_RATE="1000",
+        MELDHALL_BURST="2000",
+    )
+    cmd = [sys.executable, "-m", "uvicorn", "--factory", "meldhall.server.app:app_from_env"]
+    cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
+    cmd += ["--ws-max-queue", "256", "--backlog", "4096"]
+    proc = subprocess.Popen(cmd, env=env)
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/games", timeout=1):
+                return proc, port
+        except OSError:
+            time.sleep(0.1)
+    proc.kill()
+    raise RuntimeError("the server did not start")
+
+
+class SimClient:
+    """One simulated person: joins a table, then acts as soon as its seat may."""
+
+    def __init__(self, url: str, totals: Totals, rng: random.Random) -> None:
+        self.url = url
+        self.totals = totals
+        self.rng = rng
+        self.ws: Any = None
+        self.sent_at: float | None = None
+        self.sent_id = -1
+
+    async def connect(self) -> None:
+        self.ws = await websockets.connect(self.url, max_size=2**22, open_timeout=60)
+        await self.ws.send(json.dumps({"type": "hello"}))
+        await self._until("welcome")
+
+    async def _until(self, kind: str) -> dict[str, Any]:
+        while True:
+            message: dict[str, Any] = json.loads(await self.ws.recv())
+            if message["type"] == kind:
+                return message
+            if message["type"] == "rejected":
+                raise RuntimeError(message["reason"])
+
+    async def create(self) -> str:
+        await self.ws.send(
+            json.dumps({"type": "create", "game": GAME, "name": "bench", "settings": SETTINGS})
+        )
+        return str((await self._until("table"))["table"]["id"])
+
+    async def join(self, table: str) -> None:
+        await self.ws.send(json.dumps({"type": "join", "table": table, "name": "bench"}))
+        await self._until("table")
+
+    async def play(self, stop_at: float) -> None:
+        """Act whenever this seat may, until ``stop_at`` (monotonic seconds)."""
+        try:
+            while time.monotonic() < stop_at:
+                try:
+                    async with asyncio.timeout(max(0.01, stop_at - time.monotonic())):
+                        text = await self.ws.recv()
+                except TimeoutError:
+                    return
+                message = json.loads(text)
+                kind = message["type"]
+                if kind == "rejected":
+                    self.totals.errors += 1
+                elif kind == "scores" and message["rounds"]:
+                    self.totals.hands += 1
+                elif kind == "state":
+                    if self.sent_at is not None and message["state_id"] > self.sent_id:
+                        self.totals.latencies.append(time.perf_counter() - self.sent_at)
+                        self.sent_at = None
+                    if message["legal"] and self.sent_at is None:
+                        legal = message["legal"]
+                        action = legal[self.rng.randrange(len(legal))]["json"]
+                        self.sent_id = message["state_id"]
+                        self.sent_at = time.perf_counter()
+                        await self.ws.send(
+                            json.dumps({"type": "act", "state_id": self.sent_id, "action": action})
+                        )
+        except websockets.ConnectionClosed:
+            self.totals.errors += 1
+
+
+async def run_step(url: str, clients: int, seconds: float, seed: int) -> tuple[int, Totals]:
+    """Return the connected client count and the measurements of one step."""
+    totals = Totals()
+    rng = random.Random(seed)
+    sims = [SimClient(url, totals, random.Random(rng.random())) for _ in range(clients)]
+    for i in range(0, clients, 50):
+        await asyncio.gather(*(s.connect() for s in sims[i : i + 50]))
+    for t in range(0, clients - clients % 4, 4):
+        table = await sims[t].create()
+        for s in sims[t + 1 : t + 4]:
+            await s.join(table)
+    stop_at = time.monotonic() + seconds
+    await asyncio.gather(*(s.play(stop_at) for s in sims))
+    connected = sum(1 for s in sims if s.ws.state.name == "OPEN")
+    await asyncio.gather(*(s.ws.close() for s in sims), return_exceptions=True)
+    return connected, totals
+
+
+def _pct(values: list[float], p: float) -> float:
+    if not values:
+        return float("nan")
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(p * len(ordered)))] * 1000
+
+
+def main(args: argparse.Namespace) -> int:
+    """Run the steps and print one line each; return 0 when the goal step met the goal."""
+    seconds = args.seconds or 10.0
+    top = args.cases or max(STEPS)
+    steps = [n for n in STEPS if n <= top] or [top]
+    print(f"server bench: {GAME}, 4 people a table, {seconds:g} s a step, goal p99 < {GOAL_MS} ms")
+    print("clients tables connected actions/s   p50 ms   p99 ms  hands errors")
+    met = False
+    with tempfile.TemporaryDirectory() as data_dir:
+        proc, port = start_server(data_dir)
+        try:
+            for n in steps:
+                connected, totals = asyncio.run(
+                    run_step(f"ws://127.0.0.1:{port}/ws", n, seconds, n)
+                )
+                rate = len(totals.latencies) / seconds
+                p50, p99 = _pct(totals.latencies, 0.5), _pct(totals.latencies, 0.99)
+                print(
+                    f"{n:7d} {n // 4:6d} {connected:9d} {rate:9.0f} {p50:8.1f} {p99:8.1f}"
+                    f" {totals.hands // 4:6d} {totals.errors:6d}",
+                    flush=True,
+                )
+                if n == top:
+                    met = p99 < GOAL_MS and totals.errors == 0 and connected == n
+                if p99 > 4 * GOAL_MS:
+                    print(f"past the knee at {n} clients")
+                    break
+        finally:
+            proc.terminate()
+            proc.wait(timeout=10)
+    return 0 if met else 1

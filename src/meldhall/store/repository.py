@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, select
+from sqlalchemy import create_engine, event, insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
@@ -170,8 +170,11 @@ class Store:
 
     def append_action(self, match_id: str, index: int, seat: int, action: Any) -> None:
         """Write one accepted action at its index of the log (committed on return)."""
-        with self._db() as db, db.begin():
-            db.add(ActionRow(match_id=match_id, index=index, seat=seat, action=action))
+        with self.engine.begin() as conn:  # Core insert: a quarter of the ORM's cost
+            conn.execute(
+                insert(ActionRow),
+                {"match_id": match_id, "index": index, "seat": seat, "action": action},
+            )
 
     def set_pause(self, match_id: str, paused: bool, last_hand: dict[str, Any] | None) -> None:
         """Record whether a match waits for its person to start the next hand."""

@@ -68,7 +68,7 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen[bytes], int]:
     )
     cmd = [sys.executable, "-m", "uvicorn", "--factory", "meldhall.server.app:app_from_env"]
     cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
-    cmd += ["--ws-max-queue", "256", "--backlog", "4096"]
+    cmd += ["--ws-max-queue", "256", "--backlog", "4096", "--ws-per-message-deflate", "false"]
     proc = subprocess.Popen(cmd, env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
@@ -93,7 +93,9 @@ class SimClient:
         self.sent_id = -1
 
     async def connect(self) -> None:
-        self.ws = await websockets.connect(self.url, max_size=2**22, open_timeout=60)
+        self.ws = await websockets.connect(
+            self.url, max_size=2**22, open_timeout=60, compression=None
+        )
         await self.ws.send(json.dumps({"type": "hello"}))
         await self._until("welcome")
 

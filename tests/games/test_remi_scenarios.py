@@ -110,14 +110,22 @@ def test_remi_R24_no_repeated_suit_in_a_set() -> None:
     rejected(state, 0, "LAY_OFF 7H#2 m0", "SUIT_REPEATED")
 
 
-def test_remi_R25_R26_lay_off_closes_a_joker_set_for_ever() -> None:
+def closed_joker_set() -> RemiState:
+    """Return R25's position: seat 0 laid 7D off on [7H 7S JK], closing the set."""
     state = opened_with([f"7H 7S JK 7D 7C {KINGS}", ""], f"[7H 7S JK] [{KINGS}]")
     play(state, 0, "DRAW_STOCK")
     events = play(state, 0, "LAY_OFF 7D m0")
     assert events[0].public["meld"]["cards"] == ["7S#1", "7H#1", "7D#1", "JK#1"]
-    view = meld_view(state, 0)
+    return state
+
+
+def test_remi_R25_lay_off_closes_a_joker_set() -> None:
+    view = meld_view(closed_joker_set(), 0)
     assert view["closed"] is True and view["jokers"] == ["7C"]
-    # R26: the joker of a closed set can never be taken, nor a card added
+
+
+def test_remi_R26_the_joker_of_a_closed_set_is_never_taken() -> None:
+    state = closed_joker_set()
     rejected(state, 0, "EXCHANGE m0 give 7C take JK", "SET_CLOSED")
     rejected(state, 0, "LAY_OFF 7C m0", "SET_FULL")
 

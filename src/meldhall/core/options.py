@@ -16,6 +16,8 @@ Demo(players=3, mode='a')
 Traceback (most recent call last):
 ...
 meldhall.core.errors.OptionsError: option 'mode' takes one of 'a', 'b', not 'c'
+
+A ``Literal`` may mix types (``Literal[25, 0, "double"]``); ``True`` never passes for ``1``.
 """
 
 from __future__ import annotations
@@ -34,7 +36,7 @@ def _check(name: str, hint: Any, value: Any, meta: Mapping[str, Any]) -> Any:
     origin = get_origin(hint)
     if origin is Literal:
         allowed = get_args(hint)
-        if value not in allowed or type(value) is not type(allowed[0]):
+        if not any(type(value) is type(a) and value == a for a in allowed):
             listed = ", ".join(repr(a) for a in allowed)
             raise OptionsError(f"option {name!r} takes one of {listed}, not {value!r}")
         return value

@@ -141,7 +141,7 @@ def test_best_opening(case: tuple[str, tuple[int, ...], int], need: int, objecti
 def tables(draw: st.DrawFn) -> tuple[str, tuple[int, ...], int, tuple[int, ...], int]:
     """Return (rules name, table counts, table jokers, rack counts, rack jokers): a table of
     one or two melds dealt from the reference's candidates, and a small rack."""
-    name, pool, pool_jokers = draw(hands(max_tiles=9))
+    name, pool, pool_jokers = draw(hands(max_tiles=8))
     rules = RULES[name]
     melds = [c for c in candidates(pool, pool_jokers, rules) if size(c) <= 5]
     table = [0] * rules.kinds

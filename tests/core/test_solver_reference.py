@@ -5,7 +5,7 @@ combination of those melds. Slow, simple, and independent of the solver's compil
 from __future__ import annotations
 
 from collections.abc import Iterator
-from itertools import permutations, product
+from itertools import product
 
 from meldhall.core.solver import LadderValue, Meld, MeldRules, Solution, TileSum
 
@@ -78,8 +78,9 @@ def run_value(rules: MeldRules, naturals: list[Face], jokers: int) -> int | None
         seg = positions[start : start + size]
         if seg[0] == 0 and seg[-1] == n + 1:
             continue
-        for slots in permutations(range(size), len(naturals)):
-            if any(number_at(rules, seg[s]) != f[1] for s, f in zip(slots, naturals, strict=True)):
+        places = [[i for i, p in enumerate(seg) if number_at(rules, p) == f[1]] for f in naturals]
+        for slots in product(*places):
+            if len(set(slots)) != len(slots):
                 continue
             holes = [i for i in range(size) if i not in slots]
             loose = holes and (holes[0] == 0 or holes[-1] == size - 1)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import random
@@ -198,3 +199,13 @@ async def bounded(coro: Any, seconds: float) -> Any:
     """Return the result of a coroutine, or fail after ``seconds``."""
     async with asyncio.timeout(seconds):
         return await coro
+
+
+def run(coro: Any) -> Any:
+    """Return the result of running a coroutine on a fresh event loop in its own thread.
+
+    The browser tests' sync Playwright keeps an event loop running in the main thread for
+    the whole session, where ``asyncio.run`` refuses to start another one.
+    """
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool:
+        return pool.submit(asyncio.run, coro).result()

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from meldhall.server.games import available_games
-from tests.server.online_client import Client, ServerProcess, bounded
+from tests.server.online_client import Client, ServerProcess, bounded, run
 
 GAMES = [gid for gid, g in available_games().items() if g.max_seats > 1]
 SEATS = {2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3]}
@@ -71,7 +71,7 @@ def test_whole_hands_with_two_three_and_four_people(server: ServerProcess) -> No
             asyncio.gather(*(_play_hand(server, g, n) for g in GAMES for n in (2, 3, 4))), 90
         )
 
-    asyncio.run(main())
+    run(main())
 
 
 def test_lobby_lists_public_tables_and_hides_private_ones(server: ServerProcess) -> None:
@@ -102,7 +102,7 @@ def test_lobby_lists_public_tables_and_hides_private_ones(server: ServerProcess)
         for c in (host, other, private_host):
             await c.close()
 
-    asyncio.run(bounded(main(), 30))
+    run(bounded(main(), 30))
 
 
 def test_bad_lobby_requests_are_rejected(server: ServerProcess) -> None:
@@ -125,7 +125,7 @@ def test_bad_lobby_requests_are_rejected(server: ServerProcess) -> None:
         await a.close()
         await b.close()
 
-    asyncio.run(bounded(main(), 30))
+    run(bounded(main(), 30))
 
 
 def test_disconnect_computer_takeover_and_reclaim(server: ServerProcess) -> None:
@@ -156,7 +156,7 @@ def test_disconnect_computer_takeover_and_reclaim(server: ServerProcess) -> None
         await a.close()
         await b.close()
 
-    asyncio.run(bounded(main(), 40))
+    run(bounded(main(), 40))
 
 
 def test_the_clock_plays_a_default_action_and_tells_everyone(server: ServerProcess) -> None:
@@ -176,7 +176,7 @@ def test_the_clock_plays_a_default_action_and_tells_everyone(server: ServerProce
         await a.close()
         await b.close()
 
-    asyncio.run(bounded(main(), 30))
+    run(bounded(main(), 30))
 
 
 def test_seat_authority(server: ServerProcess) -> None:
@@ -213,7 +213,7 @@ def test_seat_authority(server: ServerProcess) -> None:
         for cl in (a, b, c, d):
             await cl.close()
 
-    asyncio.run(bounded(main(), 30))
+    run(bounded(main(), 30))
 
 
 def test_flooding_is_rejected_as_rate_limited(server: ServerProcess) -> None:
@@ -230,7 +230,7 @@ def test_flooding_is_rejected_as_rate_limited(server: ServerProcess) -> None:
         assert codes == {"rate_limited"}
         await a.close()
 
-    asyncio.run(bounded(main(), 30))
+    run(bounded(main(), 30))
 
 
 def test_guest_cookie_is_http_only_and_names_the_session(server: ServerProcess) -> None:

@@ -13,7 +13,7 @@ from meldhall.bots.base import make_bot
 from meldhall.core.fairness import match_seed
 from meldhall.core.registry import find_game
 from meldhall.store.repository import Store
-from tests.server.online_client import Client, ServerProcess, bounded
+from tests.server.online_client import Client, ServerProcess, bounded, run
 from tests.server.test_online import seat_table
 from tests.server.test_visibility import TOKEN, tokens
 
@@ -72,7 +72,7 @@ def test_sigkill_with_twenty_tables_then_every_table_goes_on(tmp_path: Path) -> 
         await asyncio.gather(*busy, return_exceptions=True)
 
     try:
-        asyncio.run(bounded(before(), 60))
+        run(bounded(before(), 60))
         store = Store.in_dir(tmp_path)
         logged: dict[str, int] = {}
         logs: dict[str, list[tuple[int, Any]]] = {}
@@ -113,7 +113,7 @@ def test_sigkill_with_twenty_tables_then_every_table_goes_on(tmp_path: Path) -> 
             for c in people:
                 await c.close()
 
-        asyncio.run(bounded(after(), 60))
+        run(bounded(after(), 60))
         for match_id, count in logged.items():
             data = store.load_match(match_id)
             assert data is not None and len(data.log) > count
@@ -149,7 +149,7 @@ def test_a_spectator_never_receives_a_hidden_tile(tmp_path: Path) -> None:
                 await c.close()
 
     try:
-        asyncio.run(bounded(main(), 90))
+        run(bounded(main(), 90))
     finally:
         server.stop()
     store = Store.in_dir(tmp_path)

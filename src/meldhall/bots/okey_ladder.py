@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Mapping, Sequence
+from operator import attrgetter
 from typing import Any
 
 from meldhall.core.engine import JSON, Action, Bot
@@ -39,6 +40,19 @@ from meldhall.games.okey_ladder.hints import (
 from meldhall.games.okey_ladder.legal import meld_actions, melds_with
 from meldhall.games.okey_ladder.opening import Opening, best_from_melds, best_opening
 from meldhall.games.okey_ladder.tiles import WILD, Jokers, colour_of, number_of
+
+_TILES = attrgetter("tiles")
+
+
+def _leading_melds(legal: Sequence[Any]) -> list[Meld]:
+    """Return the MELD actions, which lead the canonical order of legal actions (by kind:
+    runs, sets, pairs)."""
+    melds = []
+    for action in legal:
+        if type(action) is not Meld:
+            break
+        melds.append(action)
+    return melds
 
 
 def _of(legal: Sequence[Any], kind: type) -> list[Any]:
@@ -127,12 +141,13 @@ def opening_plan(
 
     The listed MELD actions are searched exactly (``best_from_melds``) unless a bound rules
     the opening out; with ``solver`` the core solver's opening is laid when it reaches."""
-    melds: list[Meld] = [a for a in legal if type(a) is Meld]
+    melds: list[Meld] = _leading_melds(legal)
     size = len(obs["hand"])
     needs = (obs["need"], obs["pairs_need"])
     bounds = gate.carried(obs, melds, jokers)
-    groups = ([m for m in melds if m.kind != PAIR], [m for m in melds if m.kind == PAIR])
-    one_go = [len(set().union(*[m.tiles for m in g])) >= size - 1 for g in groups]
+    split = next((i for i, m in enumerate(melds) if m.kind == PAIR), len(melds))
+    groups = (melds[:split], melds[split:])
+    one_go = [len(set().union(*map(_TILES, g))) >= size - 1 for g in groups]
     if all(bounds[k] < needs[k] and not one_go[k] for k in (0, 1)):
         gate.store(obs, bounds)
         return None

@@ -107,9 +107,15 @@ class Meld:
     _hash: int = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
+        tiles = self.tiles
         if self.kind != 0:
-            object.__setattr__(self, "tiles", tuple(sorted(self.tiles)))
-        object.__setattr__(self, "_hash", hash((self.kind, self.tiles)))
+            if len(tiles) == 2:
+                if tiles[0] > tiles[1]:
+                    tiles = (tiles[1], tiles[0])
+            else:
+                tiles = tuple(sorted(tiles))
+            object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "_hash", hash((self.kind, tiles)))
 
     def __hash__(self) -> int:
         return self._hash

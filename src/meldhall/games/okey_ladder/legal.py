@@ -45,6 +45,36 @@ _DRAW, _TAKE, _RETURN, _RECALL = Draw(), TakeDiscard(), ReturnTaken(), Recall()
 _DISCARDS = tuple(Discard(t) for t in range(106))
 
 
+_INTERNED: dict[tuple[int, tuple[int, ...]], Meld] = {}
+_INTERN_LIMIT = 200_000
+
+
+def _meld(kind: int, tiles: tuple[int, ...]) -> Meld:
+    """Return the MELD action of ``kind`` with ``tiles`` (in canonical order), shared between
+    listings: the same combinations come back turn after turn."""
+    key = (kind, tiles)
+    meld = _INTERNED.get(key)
+    if meld is None:
+        if len(_INTERNED) > _INTERN_LIMIT:
+            _INTERNED.clear()
+        meld = _INTERNED[key] = Meld(kind, tiles)
+    return meld
+
+
+_LAYOFFS: dict[tuple[int, int, int], LayOff] = {}
+
+
+def _layoff(tile: int, cid: int, end: int) -> LayOff:
+    """Return the LAY_OFF action (shared between listings, like melds)."""
+    key = (tile, cid, end)
+    action = _LAYOFFS.get(key)
+    if action is None:
+        if len(_LAYOFFS) > _INTERN_LIMIT:
+            _LAYOFFS.clear()
+        action = _LAYOFFS[key] = LayOff(tile, cid, end)
+    return action
+
+
 def _split(rack: Sequence[int], eff: Sequence[int]) -> tuple[dict[int, list[int]], list[int]]:
     by_face: dict[int, list[int]] = {}
     wild: list[int] = []
@@ -61,11 +91,11 @@ def _fill(options: list[list[int]], wild: list[int], out: list[Meld], fixed: int
     """Append a run for every way to fill the slots: a natural tile of the slot or a joker
     (each joker once; never in slot ``fixed``)."""
     if not wild:
-        out.extend(Meld(RUN, tiles) for tiles in product(*options))
+        out.extend(_meld(RUN, tiles) for tiles in product(*options))
         return
     slots = [o if i == fixed else o + wild for i, o in enumerate(options)]
     size = len(slots)
-    out.extend(Meld(RUN, tiles) for tiles in product(*slots) if len(set(tiles)) == size)
+    out.extend(_meld(RUN, tiles) for tiles in product(*slots) if len(set(tiles)) == size)
 
 
 def _runs(
@@ -136,9 +166,9 @@ def _plain_runs(
             for high in range(max(low + 2, through), min(stop, low + max_size - 1) + 1):
                 options = [by_face[base + k] for k in range(low, high + 1)]
                 if all(len(o) == 1 for o in options):
-                    out.append(Meld(RUN, tuple(o[0] for o in options)))
+                    out.append(_meld(RUN, tuple(o[0] for o in options)))
                 else:
-                    out.extend(Meld(RUN, tiles) for tiles in product(*options))
+                    out.extend(_meld(RUN, tiles) for tiles in product(*options))
 
 
 def _sets(
@@ -171,20 +201,20 @@ def _sets(
                         continue
                     for naturals in product(*(tiles for _, tiles in chosen)):
                         for js in combinations(wild, k):
-                            out.append(Meld(SET, naturals + js))
+                            out.append(_meld(SET, tuple(sorted(naturals + js))))
 
 
 def _pairs(by_face: dict[int, list[int]], wild: list[int], out: list[Meld]) -> None:
     for tiles in by_face.values():
         if len(tiles) >= 2:
-            out.append(Meld(PAIR, (tiles[0], tiles[1])))
+            out.append(_meld(PAIR, (tiles[0], tiles[1])))
     if wild:
         for f in sorted(by_face):
             for t in by_face[f]:
                 for j in wild:
-                    out.append(Meld(PAIR, (t, j)))
+                    out.append(_meld(PAIR, (t, j) if t < j else (j, t)))
         if len(wild) == 2:
-            out.append(Meld(PAIR, (wild[0], wild[1])))
+            out.append(_meld(PAIR, (wild[0], wild[1])))
 
 
 def melds_with(tile: int, rack: Sequence[int], eff: Sequence[int]) -> list[Meld]:
@@ -196,7 +226,7 @@ def melds_with(tile: int, rack: Sequence[int], eff: Sequence[int]) -> list[Meld]
     _runs(by_face, wild, 13, out, (colour_of(f),), number_of(f))
     _sets(by_face, wild, 4, out, (number_of(f),), colour_of(f))
     others = [t for t in rack if eff[t] == f and t != tile]
-    out.extend(Meld(PAIR, (tile, t)) for t in others + wild)
+    out.extend(_meld(PAIR, (tile, t) if tile < t else (t, tile)) for t in others + wild)
     return out
 
 
@@ -298,9 +328,9 @@ def _layoffs(state: LadderState, rack: list[int], out: list[Any]) -> None:
         found = [t for f in faces if f in by_face for t in by_face[f]]
         if found:
             found.sort()
-            out.extend(LayOff(t, cid, end) for t in found)
+            out.extend(_layoff(t, cid, end) for t in found)
         if wild:
-            out.extend(LayOff(j, cid, end) for j in wild)
+            out.extend(_layoff(j, cid, end) for j in wild)
 
 
 def _replacements(state: LadderState, rack: list[int], out: list[Any]) -> None:

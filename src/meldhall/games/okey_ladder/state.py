@@ -756,23 +756,26 @@ class LadderState:
             else:
                 shown = [token[pile[-1]]] if pile else []
             piles.append({"count": len(pile), "tiles": shown})
-        obs = dict(self._public())
-        obs.update(
-            seat=viewer,
-            phase=self.phase,
-            to_act=[] if self.over else [self.to_move],
-            to_move=self.to_move,
-            hand=None if viewer is None else [token[t] for t in self.racks[viewer]],
-            hand_counts=[len(r) for r in self.racks],
-            centre=len(self.wall),
-            discards=piles,
-            turn=self.turn,
-            taken=token[self.taken] if self.taken >= 0 else None,
-            ends_used=[[c, END_NAMES[e]] for c, e in sorted(self.ends_used)],
-            jokers_placed=[token[t] for t in sorted(self.jokers_placed)],
-            over=self.over,
-        )
-        return obs
+        return {
+            **self._public(),
+            "seat": viewer,
+            "phase": self.phase,
+            "to_act": [] if self.over else [self.to_move],
+            "to_move": self.to_move,
+            "hand": None if viewer is None else [token[t] for t in self.racks[viewer]],
+            "hand_counts": [len(r) for r in self.racks],
+            "centre": len(self.wall),
+            "discards": piles,
+            "turn": self.turn,
+            "taken": token[self.taken] if self.taken >= 0 else None,
+            "ends_used": [[c, END_NAMES[e]] for c, e in sorted(self.ends_used)]
+            if self.ends_used
+            else [],
+            "jokers_placed": [token[t] for t in sorted(self.jokers_placed)]
+            if self.jokers_placed
+            else [],
+            "over": self.over,
+        }
 
     def _public(self) -> dict[str, JSON]:
         """Return the observation keys that change only with the table, the openings or the

@@ -80,11 +80,12 @@ class _Planner:
         return plan[0]
 
 
-def _keep_one(opening: Opening, values: dict[Meld, int], size: int) -> Opening:
+def _keep_one(opening: Opening, jokers: Jokers, size: int) -> Opening:
     """Return ``opening`` without its least valuable meld when it would lay every tile (a
     tile must stay for the discard)."""
     if opening.placed < size or not opening.melds:
         return opening
+    values = {m: meld_value(m, jokers.eff, jokers.okey) for m in opening.melds}
     drop = min(opening.melds, key=lambda m: values[m])
     melds = tuple(m for m in opening.melds if m != drop)
     return Opening(opening.value - values[drop], melds, opening.placed - len(drop.tiles))
@@ -152,18 +153,19 @@ def opening_plan(
         gate.store(obs, bounds)
         return None
     eff, okey = jokers.eff, jokers.okey
-    values = {m: meld_value(m, eff, okey) for m in melds}
-    bounds = [min(a, b) for a, b in zip(opening_bound(melds, eff, okey), bounds, strict=True)]
+    if bounds[0] > 1 << 20:
+        bounds = list(opening_bound(melds, eff, okey))
     plan = None
     for k, pairs in enumerate((False, True)):
         need = needs[k]
         if plan is not None or (bounds[k] < need and not one_go[k]):
             continue
         group = groups[k]
+        values = [meld_value(m, eff, okey) for m in group]
         tag = ("pairs", okey) if pairs else ("series",)
-        best = best_from_melds(group, [values[m] for m in group], eff, tag=tag, least=need)
+        best = best_from_melds(group, values, eff, tag=tag, least=need)
         bounds[k] = best.value
-        best = _keep_one(best, values, size)
+        best = _keep_one(best, jokers, size)
         if best.value >= need:
             plan = best
             if solver:
@@ -171,9 +173,7 @@ def opening_plan(
                 if found.value >= need and found.placed < size:
                     plan = found
         elif one_go[k]:
-            most = best_from_melds(
-                group, [values[m] for m in group], eff, by_size=True, tag=tag, least=size - 1
-            )
+            most = best_from_melds(group, values, eff, by_size=True, tag=tag, least=size - 1)
             if most.placed == size - 1:
                 plan = most
     gate.store(obs, bounds)

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import Any
 
 from meldhall.core.solver import LadderValue, MeldRules, best_pairs, best_partition
@@ -81,6 +82,7 @@ def _field(face: int) -> int:
 
 
 _BITS: dict[int, tuple[Sequence[int], tuple[int, ...]]] = {}
+_TILE_LIST = attrgetter("tiles")
 _Shape = tuple[tuple[int, int], int, int]
 """A meld's ((packed counts, real jokers), size, lowest face rank)."""
 
@@ -124,7 +126,8 @@ def best_from_melds(
     shapes = _SHAPES.setdefault(id(bits), {})
     if len(shapes) > _MEMO_LIMIT:
         shapes.clear()
-    best_of: dict[tuple[int, int], tuple[int, _Shape]] = {}
+    entries: dict[tuple[int, int], list[Any]] = {}
+    pivots: dict[int, list[list[Any]]] = {}
     for m, v in zip(melds, values, strict=True):
         rec = shapes.get(m)
         if rec is None:
@@ -137,18 +140,19 @@ def best_from_melds(
                     wild += 1
             pivot = (mask & -mask).bit_length() // 3 if mask else -1
             rec = shapes[m] = ((mask, wild), len(m.tiles), pivot)
-        old = best_of.get(rec[0])
-        if old is None or v > old[0]:
-            best_of[rec[0]] = (v, rec)
-    pivots: dict[int, list[tuple[int, int, int, tuple[int, int]]]] = {}
-    for key, (v, (_, size, pivot)) in best_of.items():
+        key, size, pivot = rec
         score = size << 10 | v if by_size else v << 10 | size
-        found = pivots.get(pivot)
-        if found is None:
-            pivots[pivot] = [(key[0], key[1], score, key)]
-        else:
-            found.append((key[0], key[1], score, key))
-    covered: set[int] = set().union(*[m.tiles for m in melds])
+        entry = entries.get(key)
+        if entry is None:
+            entry = entries[key] = [key[0], key[1], score, key, v]
+            found = pivots.get(pivot)
+            if found is None:
+                pivots[pivot] = [entry]
+            else:
+                found.append(entry)
+        elif score > entry[2]:
+            entry[2], entry[4] = score, v
+    covered: set[int] = set().union(*map(_TILE_LIST, melds))
     memo = _MEMO.setdefault((by_size, tag), {}) if tag is not None else {}
     if len(memo) > _MEMO_LIMIT:
         memo.clear()
@@ -164,7 +168,7 @@ def best_from_melds(
             best = solve(state - low, jokers)
         else:
             pivot, best = -1, 0
-        for mask, wilds, score, _ in pivots.get(pivot, ()):
+        for mask, wilds, score, _, _ in pivots.get(pivot, ()):
             if wilds > jokers:
                 continue
             rest = (state | _GUARD) - mask
@@ -185,7 +189,7 @@ def best_from_melds(
     variants: dict[tuple[int, int], list[Meld]] = {}
     for m, v in zip(melds, values, strict=True):
         key = shapes[m][0]
-        if v == best_of[key][0]:
+        if v == entries[key][4]:
             variants.setdefault(key, []).append(m)
     used: set[int] = set()
     picked: list[Meld] = []
@@ -193,7 +197,7 @@ def best_from_melds(
     while True:
         target = solve(state, jokers)
         pivot = (state & -state).bit_length() // 3 if state else -1
-        for mask, wilds, score, key in pivots.get(pivot, ()):
+        for mask, wilds, score, key, value in pivots.get(pivot, ()):
             rest = (state | _GUARD) - mask
             if wilds > jokers or rest & _GUARD != _GUARD:
                 continue
@@ -201,7 +205,7 @@ def best_from_melds(
                 m = next(m for m in variants[key] if used.isdisjoint(m.tiles))
                 used.update(m.tiles)
                 picked.append(m)
-                total += best_of[key][0]
+                total += value
                 state, jokers = rest - _GUARD, jokers - wilds
                 break
         else:

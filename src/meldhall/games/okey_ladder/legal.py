@@ -220,12 +220,27 @@ def _pairs(by_face: dict[int, list[int]], wild: list[int], out: list[Meld]) -> N
 def melds_with(tile: int, rack: Sequence[int], eff: Sequence[int]) -> list[Meld]:
     """Return every meld of ``rack`` holding the natural tile ``tile`` (in ``rack``)."""
     f = eff[tile]
-    by_face, wild = _split(rack, eff)
+    colour, index = divmod(f, 13)
+    by_face: dict[int, list[int]] = {}
+    wild: list[int] = []
+    others: list[int] = []
+    for t in rack:
+        g = eff[t]
+        if g == WILD:
+            wild.append(t)
+        elif g == f:
+            if t != tile:
+                others.append(t)
+        elif g // 13 == colour or g % 13 == index:
+            found = by_face.get(g)
+            if found is None:
+                by_face[g] = [t]
+            else:
+                found.append(t)
     by_face[f] = [tile]
     out: list[Meld] = []
-    _runs(by_face, wild, 13, out, (colour_of(f),), number_of(f))
-    _sets(by_face, wild, 4, out, (number_of(f),), colour_of(f))
-    others = [t for t in rack if eff[t] == f and t != tile]
+    _runs(by_face, wild, 13, out, (colour,), index + 1)
+    _sets(by_face, wild, 4, out, (index + 1,), colour)
     out.extend(_meld(PAIR, (tile, t) if tile < t else (t, tile)) for t in others + wild)
     return out
 

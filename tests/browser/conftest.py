@@ -3,12 +3,8 @@ Chromium driven by Playwright (never a downloaded browser; ENVIRONMENT.md)."""
 
 from __future__ import annotations
 
-import os
 import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -18,6 +14,7 @@ import pytest
 from meldhall.core.fairness import match_seed
 from meldhall.core.registry import find_game
 from meldhall.store.repository import Store
+from tests.uvicorn_server import start_uvicorn
 
 ROOT = Path(__file__).resolve().parents[2]
 SCREENS = ROOT / "artifacts" / "screens"
@@ -53,32 +50,7 @@ class Server:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = dict(os.environ, MELDHALL_DATA=str(self.data_dir), MELDHALL_BOT_DELAY=BOT_DELAY)
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "--factory",
-                "meldhall.server.app:app_from_env",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--log-level",
-                "warning",
-            ],
-            env=env,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.url}/api/games", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.1)
-        raise RuntimeError("the server did not start")
+        self.proc = start_uvicorn(self.port, self.data_dir, BOT_DELAY)
 
     def stop(self) -> None:
         if self.proc is not None:

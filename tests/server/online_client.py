@@ -6,14 +6,10 @@ from __future__ import annotations
 import asyncio
 import concurrent.futures
 import json
-import os
 import random
 import signal
 import socket
 import subprocess
-import sys
-import time
-import urllib.request
 from pathlib import Path
 from typing import Any
 
@@ -22,6 +18,7 @@ import websockets
 from meldhall.bots.base import make_bot
 from meldhall.core.registry import find_game
 from meldhall.server.protocol import check_server
+from tests.uvicorn_server import start_uvicorn
 
 FAST = {
     "turn_seconds": 600,
@@ -54,34 +51,7 @@ class ServerProcess:
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        env = dict(
-            os.environ, MELDHALL_DATA=str(self.data_dir), MELDHALL_BOT_DELAY=str(self.bot_delay)
-        )
-        self.proc = subprocess.Popen(
-            [
-                sys.executable,
-                "-m",
-                "uvicorn",
-                "--factory",
-                "meldhall.server.app:app_from_env",
-                "--host",
-                "127.0.0.1",
-                "--port",
-                str(self.port),
-                "--log-level",
-                "warning",
-            ],
-            env=env,
-        )
-        deadline = time.monotonic() + 30
-        while time.monotonic() < deadline:
-            try:
-                with urllib.request.urlopen(f"{self.http}/api/games", timeout=1) as r:
-                    if r.status == 200:
-                        return
-            except OSError:
-                time.sleep(0.05)
-        raise RuntimeError("the server did not start")
+        self.proc = start_uvicorn(self.port, self.data_dir, str(self.bot_delay))
 
     def kill(self) -> None:
         """Kill the server at once (SIGKILL): no shutdown code runs."""

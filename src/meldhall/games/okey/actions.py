@@ -15,85 +15,58 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from meldhall.core.engine import JSON
+from meldhall.core.actions import BareAction, TileAction, by_json_type, by_text
 from meldhall.core.errors import ParseError
 from meldhall.games.okey.faces import OKEY_TILE_IDS, TILE_COUNT, TOKENS
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(BareAction):
     """DRAW: take the first wall tile."""
 
-    def __str__(self) -> str:
-        return "draw"
-
-    def to_json(self) -> JSON:
-        """Return ``{"type": "draw"}``."""
-        return {"type": "draw"}
+    text = "draw"
+    json_type = "draw"
 
 
 @dataclass(frozen=True, slots=True)
-class TakeDiscard:
+class TakeDiscard(BareAction):
     """TAKE_DISCARD: take the previous player's most recent discard."""
 
-    def __str__(self) -> str:
-        return "take"
-
-    def to_json(self) -> JSON:
-        """Return ``{"type": "take_discard"}``."""
-        return {"type": "take_discard"}
+    text = "take"
+    json_type = "take_discard"
 
 
 @dataclass(frozen=True, slots=True)
-class ShowIndicator:
+class ShowIndicator(BareAction):
     """SHOW_INDICATOR: show the indicator's twin (gösterme)."""
 
-    def __str__(self) -> str:
-        return "show"
-
-    def to_json(self) -> JSON:
-        """Return ``{"type": "show_indicator"}``."""
-        return {"type": "show_indicator"}
+    text = "show"
+    json_type = "show_indicator"
 
 
 @dataclass(frozen=True, slots=True)
-class EndHand:
+class EndHand(BareAction):
     """END_HAND: with the wall empty, decline the discard; the hand ends without score."""
 
-    def __str__(self) -> str:
-        return "end"
-
-    def to_json(self) -> JSON:
-        """Return ``{"type": "end_hand"}``."""
-        return {"type": "end_hand"}
+    text = "end"
+    json_type = "end_hand"
 
 
 @dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(TileAction):
     """DISCARD(t): put tile id ``tile`` on top of one's discard pile."""
 
-    tile: int
-
-    def __str__(self) -> str:
-        return f"discard {TOKENS[self.tile]}"
-
-    def to_json(self) -> JSON:
-        """Return ``{"type": "discard", "tile": token}``."""
-        return {"type": "discard", "tile": TOKENS[self.tile]}
+    verb = json_type = "discard"
+    tokens = TOKENS
 
 
 @dataclass(frozen=True, slots=True)
-class DiscardWin:
+class DiscardWin(TileAction):
     """DISCARD_WIN(t): discard tile id ``tile`` to the centre and expose the other 14."""
 
-    tile: int
-
-    def __str__(self) -> str:
-        return f"win {TOKENS[self.tile]}"
-
-    def to_json(self) -> JSON:
-        """Return ``{"type": "discard_win", "tile": token}``."""
-        return {"type": "discard_win", "tile": TOKENS[self.tile]}
+    verb = "win"
+    json_type = "discard_win"
+    tokens = TOKENS
 
 
 OkeyAction = Draw | TakeDiscard | ShowIndicator | EndHand | Discard | DiscardWin
@@ -107,15 +80,10 @@ DISCARDS: tuple[Discard, ...] = tuple(Discard(t) for t in range(TILE_COUNT))
 WINS: tuple[DiscardWin, ...] = tuple(DiscardWin(t) for t in range(TILE_COUNT))
 """The winning-discard action of every tile id."""
 
-_PLAIN: dict[str, OkeyAction] = {
-    "draw": DRAW,
-    "take": TAKE,
-    "take_discard": TAKE,
-    "show": SHOW,
-    "show_indicator": SHOW,
-    "end": END,
-    "end_hand": END,
-}
+_BARE: tuple[OkeyAction, ...] = (DRAW, TAKE, SHOW, END)
+_BY_TYPE = by_json_type(_BARE)
+_PLAIN = by_text(_BARE) | _BY_TYPE
+"""The bare actions by text form; the JSON types are read as text too."""
 _WITH_TILE: dict[str, tuple[OkeyAction, ...]] = {
     "discard": DISCARDS,
     "win": WINS,
@@ -147,8 +115,8 @@ def action_from_json(data: Any) -> OkeyAction:
     if not isinstance(data, dict) or not isinstance(data.get("type"), str):
         raise ParseError(f"an okey action is an object with a 'type': {data!r}")
     kind = data["type"]
-    if kind in ("draw", "take_discard", "show_indicator", "end_hand") and set(data) == {"type"}:
-        return _PLAIN[kind]
+    if kind in _BY_TYPE and set(data) == {"type"}:
+        return _BY_TYPE[kind]
     if kind in ("discard", "discard_win") and set(data) == {"type", "tile"}:
         return _WITH_TILE[kind][_tile(data["tile"], repr(data))]
     raise ParseError(f"not an okey action: {data!r}")

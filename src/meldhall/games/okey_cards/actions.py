@@ -11,81 +11,67 @@ Select(card=OkeyCard(id=2, colour='R', number=3))
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
+from meldhall.core.actions import BareAction, by_text
 from meldhall.core.engine import JSON
 from meldhall.core.errors import ParseError
 from meldhall.core.tiles import OkeyCard, parse_okey_card
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(BareAction):
     """Draw from the deck (fill the hand to five, or one card with draw_mode single)."""
 
-    def __str__(self) -> str:
-        return "draw"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form of the action."""
-        return {"type": "draw"}
+    text = json_type = "draw"
 
 
 @dataclass(frozen=True, slots=True)
-class Select:
+class CardAction:
+    """An action on one card of the player; a subclass sets ``verb``, which is both the first
+    word of the text form (``select R3``) and the JSON type."""
+
+    card: OkeyCard
+    verb: ClassVar[str]
+
+    def __str__(self) -> str:
+        return f"{self.verb} {self.card}"
+
+    def to_json(self) -> JSON:
+        """Return ``{"type": verb, "card": token}``."""
+        return {"type": self.verb, "card": str(self.card)}
+
+
+@dataclass(frozen=True, slots=True)
+class Select(CardAction):
     """Move a card from the hand to the first empty field slot."""
 
-    card: OkeyCard
-
-    def __str__(self) -> str:
-        return f"select {self.card}"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form of the action."""
-        return {"type": "select", "card": str(self.card)}
+    verb = "select"
 
 
 @dataclass(frozen=True, slots=True)
-class Unselect:
+class Unselect(CardAction):
     """Move a card from the field back to the hand."""
 
-    card: OkeyCard
-
-    def __str__(self) -> str:
-        return f"unselect {self.card}"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form of the action."""
-        return {"type": "unselect", "card": str(self.card)}
+    verb = "unselect"
 
 
 @dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(CardAction):
     """Remove a hand card from the game for good."""
 
-    card: OkeyCard
-
-    def __str__(self) -> str:
-        return f"discard {self.card}"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form of the action."""
-        return {"type": "discard", "card": str(self.card)}
+    verb = "discard"
 
 
 @dataclass(frozen=True, slots=True)
-class Quit:
+class Quit(BareAction):
     """End the game now with the current score."""
 
-    def __str__(self) -> str:
-        return "quit"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form of the action."""
-        return {"type": "quit"}
+    text = json_type = "quit"
 
 
 Action = Draw | Select | Unselect | Discard | Quit
-_PLAIN: dict[str, Action] = {"draw": Draw(), "quit": Quit()}
+_PLAIN: dict[str, Action] = by_text((Draw(), Quit()))
 _WITH_CARD: dict[str, type[Select] | type[Unselect] | type[Discard]] = {
     "select": Select,
     "unselect": Unselect,

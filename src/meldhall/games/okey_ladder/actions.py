@@ -29,6 +29,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from meldhall.core.actions import BareAction, TileAction, by_text
 from meldhall.core.engine import JSON
 from meldhall.core.errors import ParseError
 from meldhall.core.tiles import parse_okey, parse_okey_many
@@ -37,65 +38,39 @@ from meldhall.games.okey_ladder.tiles import TOKEN
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(BareAction):
     """DRAW: the first centre tile to the hand."""
 
-    def __str__(self) -> str:
-        return "draw"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form."""
-        return {"type": "draw"}
+    text = json_type = "draw"
 
 
 @dataclass(frozen=True, slots=True)
-class TakeDiscard:
+class TakeDiscard(BareAction):
     """TAKE_DISCARD: the previous player's top discard, for a new combination this turn."""
 
-    def __str__(self) -> str:
-        return "take"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form."""
-        return {"type": "take"}
+    text = json_type = "take"
 
 
 @dataclass(frozen=True, slots=True)
-class ReturnTaken:
+class ReturnTaken(BareAction):
     """RETURN_TAKEN: the taken tile goes back; the player must then draw."""
 
-    def __str__(self) -> str:
-        return "return"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form."""
-        return {"type": "return"}
+    text = json_type = "return"
 
 
 @dataclass(frozen=True, slots=True)
-class Recall:
+class Recall(BareAction):
     """RECALL: the turn's provisional combinations return to the hand."""
 
-    def __str__(self) -> str:
-        return "recall"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form."""
-        return {"type": "recall"}
+    text = json_type = "recall"
 
 
 @dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(TileAction):
     """DISCARD(tile): ends the turn (resolved as in 8.1)."""
 
-    tile: int
-
-    def __str__(self) -> str:
-        return f"discard {TOKEN[self.tile]}"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form."""
-        return {"type": "discard", "tile": TOKEN[self.tile]}
+    verb = json_type = "discard"
+    tokens = TOKEN
 
 
 @dataclass(frozen=True, slots=True)
@@ -199,12 +174,17 @@ Action = (
     Draw | TakeDiscard | ReturnTaken | Recall | Discard | Meld | LayOff | ReplaceJoker | GivePair
 )
 
-_BARE: dict[str, Action] = {
-    "draw": Draw(),
-    "take": TakeDiscard(),
-    "return": ReturnTaken(),
-    "recall": Recall(),
+_BARE: dict[str, Action] = by_text((Draw(), TakeDiscard(), ReturnTaken(), Recall()))
+"""The bare actions by text form, which is also their JSON type."""
+_JSON_FIELDS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(_BARE, frozenset()),
+    "discard": frozenset({"tile"}),
+    "meld": frozenset({"kind", "tiles"}),
+    "layoff": frozenset({"tile", "combo", "end"}),
+    "replace": frozenset({"combo", "joker", "tiles"}),
+    "give": frozenset({"to", "tiles"}),
 }
+"""The fields besides ``"type"`` of each JSON type."""
 
 
 def _tile(text: Any) -> int:
@@ -289,17 +269,7 @@ def action_from_json(data: JSON) -> Action:
     """Return the action of its JSON form, or raise ``ParseError`` naming the input."""
     if not isinstance(data, Mapping) or not isinstance(data.get("type"), str):
         raise ParseError(f'an action is an object with a "type", not {data!r}')
-    allowed = {
-        "draw": set(),
-        "take": set(),
-        "return": set(),
-        "recall": set(),
-        "discard": {"tile"},
-        "meld": {"kind", "tiles"},
-        "layoff": {"tile", "combo", "end"},
-        "replace": {"combo", "joker", "tiles"},
-        "give": {"to", "tiles"},
-    }.get(data["type"])
+    allowed = _JSON_FIELDS.get(data["type"])
     if allowed is None or set(data) - {"type"} != allowed:
         raise ParseError(f"not an okey-ladder action: {data!r}")
     try:

@@ -23,6 +23,7 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from meldhall.core.actions import BareAction, by_json_type, by_text
 from meldhall.core.errors import ParseError
 from meldhall.games.remi.cards import FIRST_JOKER, MAX_CARDS, card_token, parse_card_list
 from meldhall.games.remi.cards import parse_identity as _parse_identity
@@ -61,27 +62,19 @@ class MeldSpec:
 
 
 @dataclass(frozen=True, slots=True)
-class DrawStock:
+class DrawStock(BareAction):
     """Take the top card of the stock."""
 
-    def __str__(self) -> str:
-        return "DRAW_STOCK"
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {"type": "draw_stock"}
+    text = "DRAW_STOCK"
+    json_type = "draw_stock"
 
 
 @dataclass(frozen=True, slots=True)
-class DrawDiscard:
+class DrawDiscard(BareAction):
     """Take the top card of the discard pile."""
 
-    def __str__(self) -> str:
-        return "DRAW_DISCARD"
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {"type": "draw_discard"}
+    text = "DRAW_DISCARD"
+    json_type = "draw_discard"
 
 
 @dataclass(frozen=True, slots=True)
@@ -176,6 +169,18 @@ DISCARDS: tuple[Discard, ...] = tuple(Discard(c) for c in range(MAX_CARDS))
 """Shared instances (actions are immutable values): ``DISCARDS[card]`` discards that card."""
 
 RemiAction = DrawStock | DrawDiscard | Open | MeldAction | LayOff | Exchange | Discard
+_BARE: tuple[RemiAction, ...] = (DRAW_STOCK, DRAW_DISCARD)
+_BARE_BY_TEXT = by_text(_BARE)
+_BARE_BY_TYPE = by_json_type(_BARE)
+_JSON_KEYS: dict[str, frozenset[str]] = {
+    **dict.fromkeys(_BARE_BY_TYPE, frozenset()),
+    "open": frozenset({"melds"}),
+    "meld": frozenset({"meld"}),
+    "lay_off": frozenset({"card", "meld", "end"}),
+    "exchange": frozenset({"meld", "give", "take"}),
+    "discard": frozenset({"card"}),
+}
+"""The keys besides ``"type"`` of each JSON type (``end`` may be left out)."""
 
 _MELD_RE = re.compile(r"\[([^\[\]]*)\]")
 _MELD_ID_RE = re.compile(r"^m(\d+)$")
@@ -245,8 +250,8 @@ def parse_action(text: str) -> RemiAction:
     if not words:
         raise ParseError(f"{where}: empty")
     verb, rest = words[0].upper(), words[1:]
-    if verb in ("DRAW_STOCK", "DRAW_DISCARD") and not rest:
-        return DrawStock() if verb == "DRAW_STOCK" else DrawDiscard()
+    if verb in _BARE_BY_TEXT and not rest:
+        return _BARE_BY_TEXT[verb]
     if verb == "DISCARD" and len(rest) == 1:
         return Discard(_cards(rest, where)[0])
     if verb in ("OPEN", "MELD"):
@@ -307,23 +312,13 @@ def action_from_json(data: Any) -> RemiAction:
         raise ParseError(f"{where}: an action is an object with a 'type'")
     kind = data["type"]
     keys = set(data) - {"type"}
-    expected = {
-        "draw_stock": set(),
-        "draw_discard": set(),
-        "open": {"melds"},
-        "meld": {"meld"},
-        "lay_off": {"card", "meld", "end"},
-        "exchange": {"meld", "give", "take"},
-        "discard": {"card"},
-    }.get(kind)
+    expected = _JSON_KEYS.get(kind)
     if expected is None:
         raise ParseError(f"{where}: unknown action type {kind!r}")
     if keys - expected or (expected - keys - {"end"}):
         raise ParseError(f"{where}: {kind} takes the keys {sorted(expected)}")
-    if kind == "draw_stock":
-        return DrawStock()
-    if kind == "draw_discard":
-        return DrawDiscard()
+    if kind in _BARE_BY_TYPE:
+        return _BARE_BY_TYPE[kind]
     if kind == "discard":
         return Discard(_cards([_str(data["card"], where)], where)[0])
     if kind == "open":

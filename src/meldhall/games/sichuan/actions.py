@@ -16,13 +16,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from meldhall.core.actions import BareAction, TileAction, by_text
 from meldhall.core.errors import ParseError
 from meldhall.core.tiles import MAHJONG_TILES, kind_name, parse_kind, parse_mahjong
 from meldhall.games.sichuan.hand import SUIT_LETTERS
 
-
-def _tile_token(tile: int) -> str:
-    return str(MAHJONG_TILES[tile])
+_TOKENS: tuple[str, ...] = tuple(str(t) for t in MAHJONG_TILES)
+"""The token of every tile id: ``5p#2``."""
 
 
 def _tile_id(text: object) -> int:
@@ -64,25 +64,19 @@ class Exchange:
     tiles: tuple[int, int, int]
 
     def __str__(self) -> str:
-        return "exchange " + " ".join(_tile_token(t) for t in self.tiles)
+        return "exchange " + " ".join(_TOKENS[t] for t in self.tiles)
 
     def to_json(self) -> dict[str, Any]:
         """Return the JSON form."""
-        return {"type": "exchange", "tiles": [_tile_token(t) for t in self.tiles]}
+        return {"type": "exchange", "tiles": [_TOKENS[t] for t in self.tiles]}
 
 
 @dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(TileAction):
     """Discard one concealed tile (by id)."""
 
-    tile: int
-
-    def __str__(self) -> str:
-        return f"discard {_tile_token(self.tile)}"
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {"type": "discard", "tile": _tile_token(self.tile)}
+    verb = json_type = "discard"
+    tokens = _TOKENS
 
 
 @dataclass(frozen=True, slots=True)
@@ -114,51 +108,31 @@ class AddedKong:
 
 
 @dataclass(frozen=True, slots=True)
-class Win:
+class Win(BareAction):
     """Declare a win: by self-draw on one's turn, on a discard, or by robbing a kong."""
 
-    def __str__(self) -> str:
-        return "win"
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {"type": "win"}
+    text = json_type = "win"
 
 
 @dataclass(frozen=True, slots=True)
-class Pung:
+class Pung(BareAction):
     """Claim the discard for an exposed pung."""
 
-    def __str__(self) -> str:
-        return "pung"
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {"type": "pung"}
+    text = json_type = "pung"
 
 
 @dataclass(frozen=True, slots=True)
-class Kong:
+class Kong(BareAction):
     """Claim the discard for an exposed kong."""
 
-    def __str__(self) -> str:
-        return "kong"
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {"type": "kong"}
+    text = json_type = "kong"
 
 
 @dataclass(frozen=True, slots=True)
-class Pass:
+class Pass(BareAction):
     """Let a discard (or an added kong) go."""
 
-    def __str__(self) -> str:
-        return "pass"
-
-    def to_json(self) -> dict[str, Any]:
-        """Return the JSON form."""
-        return {"type": "pass"}
+    text = json_type = "pass"
 
 
 SichuanAction = Declare | Exchange | Discard | ConcealedKong | AddedKong | Win | Pung | Kong | Pass
@@ -171,7 +145,7 @@ DISCARDS: tuple[Discard, ...] = tuple(Discard(t) for t in range(108))
 CONCEALED_KONGS: tuple[ConcealedKong, ...] = tuple(ConcealedKong(k) for k in range(27))
 ADDED_KONGS: tuple[AddedKong, ...] = tuple(AddedKong(k) for k in range(27))
 DECLARES: tuple[Declare, ...] = tuple(Declare(s) for s in range(3))
-_SINGLE: dict[str, SichuanAction] = {"win": WIN, "pung": PUNG, "kong": KONG, "pass": PASS}
+_SINGLE: dict[str, SichuanAction] = by_text((WIN, PUNG, KONG, PASS))
 
 
 def _exchange(tiles: list[int]) -> Exchange:

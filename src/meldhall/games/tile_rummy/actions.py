@@ -15,9 +15,10 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
+from meldhall.core.actions import BareAction, TileAction, by_text
 from meldhall.core.engine import JSON
 from meldhall.core.errors import ParseError
-from meldhall.games.tile_rummy.faces import parse_tile, token
+from meldhall.games.tile_rummy.faces import TOKENS, parse_tile, token
 from meldhall.games.tile_rummy.melds import HIGH, LOW
 
 KINDS = ("run", "set")
@@ -25,54 +26,33 @@ ENDS = (LOW, HIGH)
 
 
 @dataclass(frozen=True, slots=True)
-class Draw:
+class Draw(BareAction):
     """DRAW_STOCK: take the next stock tile."""
 
-    def __str__(self) -> str:
-        return "draw"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form."""
-        return {"type": "draw"}
+    text = json_type = "draw"
 
 
 @dataclass(frozen=True, slots=True)
-class EndRound:
+class EndRound(BareAction):
     """END_ROUND: the stock is empty and the player ends the round (T-D15)."""
 
-    def __str__(self) -> str:
-        return "end"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form."""
-        return {"type": "end"}
+    text = json_type = "end"
 
 
 @dataclass(frozen=True, slots=True)
-class Timeout:
+class Timeout(BareAction):
     """The table's turn clock ran out (option ``turn_timer``, T-D18); sent by the table for
     the seat to act, never chosen by a player, so never listed among the legal actions."""
 
-    def __str__(self) -> str:
-        return "timeout"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form."""
-        return {"type": "timeout"}
+    text = json_type = "timeout"
 
 
 @dataclass(frozen=True, slots=True)
-class Discard:
+class Discard(TileAction):
     """DISCARD: put one rack tile on the discard pile; ends the turn."""
 
-    tile: int
-
-    def __str__(self) -> str:
-        return f"discard {token(self.tile)}"
-
-    def to_json(self) -> JSON:
-        """Return the JSON form."""
-        return {"type": "discard", "tile": token(self.tile)}
+    verb = json_type = "discard"
+    tokens = TOKENS
 
 
 @dataclass(frozen=True, slots=True)
@@ -170,6 +150,8 @@ Action = Draw | EndRound | Timeout | Discard | Meld | Add | Rearrange | TakeDisc
 DRAW = Draw()
 END_ROUND = EndRound()
 TIMEOUT = Timeout()
+_BARE: dict[str, Action] = by_text((DRAW, END_ROUND, TIMEOUT))
+"""The bare actions by text form, which is also their JSON type."""
 
 
 def _meld_json(m: Meld) -> JSON:
@@ -230,12 +212,8 @@ def parse_action(text: str) -> Action:
     if not words:
         raise ParseError("empty action text")
     verb = words[0]
-    if verb == "draw" and len(words) == 1:
-        return DRAW
-    if verb == "end" and len(words) == 1:
-        return END_ROUND
-    if verb == "timeout" and len(words) == 1:
-        return TIMEOUT
+    if verb in _BARE and len(words) == 1:
+        return _BARE[verb]
     if verb == "discard" and len(words) == 2:
         return Discard(parse_tile(words[1]))
     if verb == "meld":
@@ -297,12 +275,8 @@ def action_from_json(data: JSON) -> Action:
     if not isinstance(data, dict):
         raise ParseError(f"an action is a JSON object: {data!r}")
     kind = data.get("type")
-    if kind == "draw":
-        return DRAW
-    if kind == "end":
-        return END_ROUND
-    if kind == "timeout":
-        return TIMEOUT
+    if isinstance(kind, str) and kind in _BARE:
+        return _BARE[kind]
     if kind == "discard":
         return Discard(parse_tile(_field(data, "tile", str)))
     if kind == "meld":

@@ -1,9 +1,12 @@
 // The WebSocket to the server (docs/protocol.md): hello with the session token, then the
-// table's messages; reconnects by itself and says hello again.
+// table's messages; reconnects by itself and says hello again. The token comes from
+// `options.token()` (default: the solo token kept in localStorage); the online page says hello
+// without one, so that the server takes its guest session from the HttpOnly cookie.
 export class Net {
-  constructor(onMessage, onStatus) {
+  constructor(onMessage, onStatus, options = {}) {
     this.onMessage = onMessage;
     this.onStatus = onStatus;
+    this.token = options.token || (() => localStorage.getItem('meldhall.token'));
     this.queue = [];
     this.retry = 500;
     this.open();
@@ -15,7 +18,7 @@ export class Net {
     this.ws.onopen = () => {
       this.retry = 500;
       this.onStatus?.('open');
-      this.send({ type: 'hello', token: localStorage.getItem('meldhall.token') });
+      this.send({ type: 'hello', token: this.token() });
       for (const m of this.queue.splice(0)) this.send(m);
     };
     this.ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));

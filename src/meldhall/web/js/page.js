@@ -29,7 +29,7 @@ function headerParts(settings, active) {
     saveSettings({ ...settings, lang: select.value });
     location.reload();
   });
-  const nav = el('nav', {}, link('/', 'nav.games', 'games'), link('/records', 'nav.records', 'records'), link('/settings', 'nav.settings', 'settings'));
+  const nav = el('nav', {}, link('/', 'nav.games', 'games'), link('/online', 'nav.online', 'online'), link('/records', 'nav.records', 'records'), link('/settings', 'nav.settings', 'settings'));
   return [brand, nav, select];
 }
 

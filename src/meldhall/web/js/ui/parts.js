@@ -44,7 +44,7 @@ export function pieceRow(family, tokens, opts = {}) {
 }
 
 let toastTimer = null;
-/** Show a short message at the bottom of the screen. */
+/** Show a short message (a text, or an element from `el` holding names) at the bottom of the screen. */
 export function toast(text, kind = '') {
   let box = document.getElementById('toast');
   if (!box) {

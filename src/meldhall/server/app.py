@@ -25,6 +25,7 @@ from meldhall.core.replay import log_from_json, replay
 from meldhall.server.games import available_games, games_json
 from meldhall.server.lobby import Lobby, guest_cookie, websocket_endpoint
 from meldhall.server.lobby import clean_name as guest_name
+from meldhall.server.memory import settle_memory
 from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.store.repository import Store, best_per_game
 from meldhall.tables.online import OnlineManager
@@ -227,6 +228,7 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await lobby.restore()
+        settle_memory()
         yield
         await manager.close()
 

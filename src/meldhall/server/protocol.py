@@ -97,7 +97,7 @@ SERVER: dict[str, Schema] = {
             "paused": {"type": "boolean"},
             "last_hand": {"type": ["object", "null"]},
         },
-        {},
+        {"clock": {"type": ["object", "null"]}},
     ),
     "rejected": _message(
         "rejected",

@@ -11,6 +11,7 @@ import contextlib
 import json
 from typing import Any
 
+import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meldhall.core.errors import MeldhallError
@@ -54,9 +55,10 @@ class Connection:
                 await writer
 
     async def _write(self) -> None:
+        encode = msgspec.json.Encoder().encode
         while True:
             message = await self.out.get()
-            await self.socket.send_text(json.dumps(message, ensure_ascii=False))
+            await self.socket.send_text(encode(message).decode())
 
     def _reject(self, code: str, reason: str, engine_code: str | None = None) -> None:
         message: dict[str, Any] = {"type": "rejected", "code": code, "reason": reason}

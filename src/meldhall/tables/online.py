@@ -12,7 +12,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import random
-import time
 from collections.abc import Callable
 from typing import Any
 
@@ -49,8 +48,11 @@ class OnlineTable(Table):
         self.rounds: list[dict[str, JSON]] = self._replayed_rounds()
         self._scored = self.version
         self.deadline: float | None = None
-        self._tick = asyncio.Event()
-        self._clock: asyncio.Task[None] | None = None
+        """When the running clock runs out (event loop time), or None."""
+        self._clock_seats: tuple[int, ...] = ()
+        self._clock_kind: str | None = None
+        self._timer: asyncio.TimerHandle | None = None
+        self._clock_round = 0
         self._away: dict[int, asyncio.Task[None]] = {}
 
     def _replayed_rounds(self) -> list[dict[str, JSON]]:
@@ -113,8 +115,6 @@ class OnlineTable(Table):
         from the computer that played it, and everyone hears who is connected."""
         listener = super().attach(seat, queue, since)
         queue.put_nowait(self.scores_json())
-        if self.deadline is not None:
-            queue.put_nowait(self._clock_json())
         if seat is not None and seat in self.connected:
             self.connected[seat] += 1
             if self.connected[seat] == 1:
@@ -159,20 +159,29 @@ class OnlineTable(Table):
     # ------------------------------------------------------------------ turns
 
     def _changed(self) -> None:
-        self._tick.set()
+        """Wake the computers and set the clock after a change that sent no state (a seat
+        taken over or reclaimed): everyone hears of a changed clock."""
+        if self._arm_clock():
+            self._send_all(self._clock_json())
         self._wake.set()
 
     def _broadcast(self) -> None:
-        """Send the score table first when a hand has ended, then everyone's state."""
+        """Send the score table first when a hand has ended, then everyone's state (with the
+        clock, set for the new state)."""
         rounds = len(self.rounds)
-        for version, events in self.history.entries:
-            if version > self._scored:
-                self.rounds.extend(e.for_viewer(None) for e in events if e.kind == "hand_over")
+        for _version, events in self.history.after(self._scored):
+            self.rounds.extend(e.for_viewer(None) for e in events if e.kind == "hand_over")
         self._scored = self.version
         if len(self.rounds) != rounds:
             self._send_all(self.scores_json())
+        self._arm_clock()
         super()._broadcast()
-        self._changed()
+        self._wake.set()
+
+    def frame_json(self) -> dict[str, JSON]:
+        """Return the shared parts of the ``state`` message (see ``Table.frame_json``) with
+        the running clock."""
+        return {**super().frame_json(), "clock": self._clock_view()}
 
     def _live(self) -> set[int]:
         """Return the person seats a person plays now (not a stand-in computer)."""
@@ -191,8 +200,7 @@ class OnlineTable(Table):
         loop = asyncio.get_running_loop()
         if self._runner is None:
             self._runner = loop.create_task(self._run_bots())
-        if self._clock is None:
-            self._clock = loop.create_task(self._run_clock())
+        self._arm_clock()
         for seat in self.person_seats:
             if self.connected[seat] == 0 and seat not in self._away and not self.over:
                 self._away[seat] = loop.create_task(self._take_over(seat))
@@ -200,13 +208,13 @@ class OnlineTable(Table):
     async def stop(self) -> None:
         """Stop the computers, the clock and the takeover timers."""
         await super().stop()
-        tasks = [t for t in [self._clock, *self._away.values()] if t is not None]
+        self._stop_timer()
+        tasks = list(self._away.values())
         for task in tasks:
             task.cancel()
         for task in tasks:
             with contextlib.suppress(asyncio.CancelledError):
                 await task
-        self._clock = None
         self._away.clear()
 
     async def _run_bots(self) -> None:
@@ -235,57 +243,88 @@ class OnlineTable(Table):
 
     # ------------------------------------------------------------------ clock
 
-    def _clock_seconds(self) -> tuple[float | None, list[int]]:
+    def _clock_seconds(self) -> tuple[float | None, list[int], str | None]:
+        """Return the clock the table needs now: its seconds, the seats it waits for and its
+        kind (``pause``, ``claim``, ``turn``), or no seconds when nobody is waited for."""
         if self.over:
-            return None, []
+            return None, [], None
         if self.paused:
-            return self.settings["hand_pause_seconds"], []
+            return self.settings["hand_pause_seconds"], [], "pause"
         movers = sorted(self.state.to_act())
         waiting = [s for s in movers if s in self._live()]
         if not waiting:
-            return None, []
-        key = "claim_seconds" if len(movers) > 1 else "turn_seconds"
-        return self.settings[key], waiting
+            return None, [], None
+        kind = "claim" if len(movers) > 1 else "turn"
+        return self.settings[f"{kind}_seconds"], waiting, kind
 
-    def _clock_json(self) -> dict[str, JSON]:
-        _seconds, seats = self._clock_seconds()
-        left = max(0.0, (self.deadline or time.monotonic()) - time.monotonic())
+    def _arm_clock(self) -> bool:
+        """Set the clock for the current state and return whether it changed. A seat that
+        goes on acting in the same turn (draw, then discard) keeps its deadline, as do the
+        seats still to answer a claim window after others answered."""
+        seconds, seats, kind = self._clock_seconds()
+        if seconds is None:
+            changed = self.deadline is not None
+            self._stop_timer()
+            self._clock_seats, self._clock_kind = (), None
+            return changed
+        same_turn = (
+            self.deadline is not None
+            and kind == self._clock_kind != "pause"
+            and set(seats) <= set(self._clock_seats)
+        )
+        if same_turn and tuple(seats) == self._clock_seats:
+            return False
+        self._clock_seats, self._clock_kind = tuple(seats), kind
+        if same_turn:
+            return True
+        self._stop_timer()
+        loop = asyncio.get_running_loop()
+        self.deadline = loop.time() + seconds
+        self._clock_round += 1
+        self._timer = loop.call_at(self.deadline, self._run_out, self._clock_round)
+        return True
+
+    def _stop_timer(self) -> None:
+        if self._timer is not None:
+            self._timer.cancel()
+        self._timer = None
+        self.deadline = None
+
+    def _run_out(self, clock_round: int) -> None:
+        asyncio.get_running_loop().create_task(self._expire(clock_round))
+
+    async def _expire(self, clock_round: int) -> None:
+        async with self.lock:
+            if clock_round == self._clock_round and self.deadline is not None:
+                self.deadline = None
+                self._time_out()
+                if self.deadline is None:
+                    self._arm_clock()
+
+    def _clock_view(self) -> dict[str, JSON] | None:
+        """Return the running clock as clients see it: the seats it waits for, the seconds
+        left and whether it is the pause between hands; None when no clock runs."""
+        if self.deadline is None:
+            return None
+        left = max(0.0, self.deadline - asyncio.get_running_loop().time())
         return {
-            "type": "clock",
-            "match": self.id,
-            "state_id": self.version,
-            "seats": list(seats),
+            "seats": list(self._clock_seats),
             "seconds": round(left, 2),
-            "paused": self.paused,
+            "paused": self._clock_kind == "pause",
         }
 
-    async def _run_clock(self) -> None:
-        while not self.over:
-            key = (self.version, self.paused, frozenset(self.standins))
-            seconds, _seats = self._clock_seconds()
-            self._tick.clear()
-            if seconds is None:
-                self.deadline = None
-                await self._tick.wait()
-                continue
-            self.deadline = time.monotonic() + seconds
-            self._send_all(self._clock_json())
-            try:
-                await asyncio.wait_for(self._tick.wait(), seconds)
-                continue
-            except TimeoutError:
-                pass
-            async with self.lock:
-                if (self.version, self.paused, frozenset(self.standins)) != key:
-                    continue
-                self._time_out()
+    def _clock_json(self) -> dict[str, JSON]:
+        """Return the ``clock`` message: the running clock (no seats and 0 seconds when none
+        runs) at the current state id."""
+        view = self._clock_view() or {"seats": [], "seconds": 0.0, "paused": self.paused}
+        return {"type": "clock", "match": self.id, "state_id": self.version, **view}
 
     def _time_out(self) -> None:
         if self.paused:
             self._set_pause(False)
             self._broadcast()
             return
-        _seconds, seats = self._clock_seconds()
+        _seconds, seats, _kind = self._clock_seconds()
         version = self.version
         for seat in seats:
             if seat not in self.state.to_act():
@@ -304,7 +343,7 @@ class OnlineTable(Table):
         outcome = self.state.outcome()
         assert outcome is not None
         self.paused = False
-        self.deadline = None
+        self._stop_timer()
         self.store.finish_match(self.id, outcome.to_json())
         rows = [
             (

@@ -54,20 +54,25 @@ class Listener:
 
 @dataclass
 class _History:
-    """The events each accepted action caused, by the state id it produced."""
+    """The events each accepted action caused, by the state id it produced (consecutive ids:
+    the entry of state id ``v`` stands at index ``v - first``)."""
 
     entries: list[tuple[int, tuple[Event, ...]]] = field(default_factory=list)
 
     def add(self, version: int, events: tuple[Event, ...]) -> None:
         self.entries.append((version, events))
-        del self.entries[:-EVENT_MEMORY]
+        if len(self.entries) > 2 * EVENT_MEMORY:
+            del self.entries[:EVENT_MEMORY]
+
+    def after(self, version: int) -> list[tuple[int, tuple[Event, ...]]]:
+        """Return the remembered entries of the state ids after ``version``."""
+        if not self.entries:
+            return []
+        return self.entries[max(0, version + 1 - self.entries[0][0]) :]
 
     def since(self, version: int, viewer: int | None) -> list[dict[str, JSON]]:
-        out: list[dict[str, JSON]] = []
-        for v, events in self.entries:
-            if v > version:
-                out.extend(e.for_viewer(viewer) for e in events)
-        return out
+        """Return what ``viewer`` may see of the events after state id ``version``."""
+        return [e.for_viewer(viewer) for _v, events in self.after(version) for e in events]
 
 
 def higher_is_better(game: Game, outcome: Outcome) -> bool:
@@ -156,25 +161,38 @@ class Table:
             "options": dict(self.data.options),
         }
 
-    def state_json(self, listener: Listener, events: list[dict[str, JSON]]) -> dict[str, JSON]:
-        """Return the ``state`` message for one listener (its seat's observation and legal
-        actions, the events it has not seen)."""
-        seat = listener.seat
-        to_act = sorted(self.state.to_act())
-        legal: list[dict[str, JSON]] = []
-        if seat is not None and seat in to_act:
-            legal = [{"json": a.to_json(), "text": str(a)} for a in self.state.legal_actions(seat)]
+    def frame_json(self) -> dict[str, JSON]:
+        """Return the parts of the ``state`` message that every listener shares: state id,
+        seats to act, pause and the last hand's result."""
         return {
             "type": "state",
             "match": self.id,
             "state_id": self.version,
+            "to_act": sorted(self.state.to_act()),
+            "paused": self.paused,
+            "last_hand": self.last_hand,
+        }
+
+    def state_json(
+        self,
+        listener: Listener,
+        events: list[dict[str, JSON]],
+        frame: dict[str, JSON] | None = None,
+    ) -> dict[str, JSON]:
+        """Return the ``state`` message for one listener: ``frame`` (see ``frame_json``) with
+        its seat's observation and legal actions and the events it has not seen."""
+        shared = self.frame_json() if frame is None else frame
+        seat = listener.seat
+        legal: list[dict[str, JSON]] = []
+        to_act = shared["to_act"]
+        if seat is not None and isinstance(to_act, list) and seat in to_act:
+            legal = [{"json": a.to_json(), "text": str(a)} for a in self.state.legal_actions(seat)]
+        return {
+            **shared,
             "seat": seat,
             "observation": self.state.observation(seat),
             "legal": legal,
-            "to_act": to_act,
             "events": events,
-            "paused": self.paused,
-            "last_hand": self.last_hand,
         }
 
     def over_json(self) -> dict[str, JSON]:
@@ -215,13 +233,19 @@ class Table:
         """Queue the current state for one listener again."""
         self._send_state(listener, [])
 
-    def _send_state(self, listener: Listener, events: list[dict[str, JSON]]) -> None:
-        listener.queue.put_nowait(self.state_json(listener, events))
+    def _send_state(
+        self,
+        listener: Listener,
+        events: list[dict[str, JSON]],
+        frame: dict[str, JSON] | None = None,
+    ) -> None:
+        listener.queue.put_nowait(self.state_json(listener, events, frame))
         listener.seen = self.version
 
     def _broadcast(self) -> None:
+        frame = self.frame_json()
         for listener in list(self.listeners):
-            self._send_state(listener, self.history.since(listener.seen, listener.seat))
+            self._send_state(listener, self.history.since(listener.seen, listener.seat), frame)
             if self.over:
                 listener.queue.put_nowait(self.over_json())
 
@@ -242,9 +266,14 @@ class Table:
                 action = self.game.action_from_json(action_json)
             except MeldhallError as exc:
                 raise Rejected("illegal_action", str(exc), "PARSE_ERROR") from exc
-            self._apply(seat, action)
-            if self.paused:
-                self._set_pause(False)
+            resumed, self.paused = self.paused, False  # acting ends the pause between hands
+            try:
+                self._apply(seat, action)
+            except Rejected:
+                self.paused = resumed
+                raise
+            if resumed and not self.paused:
+                self.store.set_pause(self.id, False, None)
         self._wake.set()
 
     async def resume_play(self) -> None:

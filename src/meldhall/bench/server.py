@@ -26,6 +26,8 @@ import urllib.request
 from dataclasses import dataclass, field
 from typing import Any
 
+import msgspec
+import uvloop
 import websockets
 
 STEPS = (40, 100, 200, 400, 600, 800, 1000)
@@ -40,6 +42,22 @@ SETTINGS = {
 }
 
 
+class _Legal(msgspec.Struct):
+    json: msgspec.Raw
+
+
+class _Update(msgspec.Struct):
+    """The parts of a server message a simulated client reads (the rest is skipped)."""
+
+    type: str
+    state_id: int = -1
+    legal: list[_Legal] = []
+    rounds: list[msgspec.Raw] = []
+
+
+_read = msgspec.json.Decoder(_Update).decode
+
+
 @dataclass
 class Totals:
     """What the clients of one step measured."""
@@ -47,6 +65,21 @@ class Totals:
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
     hands: int = 0
+    server_cpu: float = 0.0
+    """CPU seconds the server process spent while the clients played."""
+    client_cpu: float = 0.0
+    """CPU seconds the load generator spent meanwhile."""
+
+
+def process_cpu(pid: int) -> float:
+    """Return the CPU seconds (user and system) a process has used so far (Linux /proc;
+    0 where it cannot be read)."""
+    try:
+        with open(f"/proc/{pid}/stat") as f:
+            fields = f.read().rpartition(")")[2].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
 
 
 def _free_port() -> int:
@@ -126,29 +159,31 @@ class SimClient:
                         text = await self.ws.recv()
                 except TimeoutError:
                     return
-                message = json.loads(text)
-                kind = message["type"]
+                message = _read(text)
+                kind = message.type
                 if kind == "rejected":
                     self.totals.errors += 1
-                elif kind == "scores" and message["rounds"]:
+                elif kind == "scores" and message.rounds:
                     self.totals.hands += 1
                 elif kind == "state":
-                    if self.sent_at is not None and message["state_id"] > self.sent_id:
+                    if self.sent_at is not None and message.state_id > self.sent_id:
                         self.totals.latencies.append(time.perf_counter() - self.sent_at)
                         self.sent_at = None
-                    if message["legal"] and self.sent_at is None:
-                        legal = message["legal"]
-                        action = legal[self.rng.randrange(len(legal))]["json"]
-                        self.sent_id = message["state_id"]
+                    if message.legal and self.sent_at is None:
+                        action = message.legal[self.rng.randrange(len(message.legal))].json
+                        self.sent_id = message.state_id
                         self.sent_at = time.perf_counter()
                         await self.ws.send(
-                            json.dumps({"type": "act", "state_id": self.sent_id, "action": action})
+                            b'{"type":"act","state_id":%d,"action":%s}' % (self.sent_id, action),
+                            text=True,
                         )
         except websockets.ConnectionClosed:
             self.totals.errors += 1
 
 
-async def run_step(url: str, clients: int, seconds: float, seed: int) -> tuple[int, Totals]:
+async def run_step(
+    url: str, clients: int, seconds: float, seed: int, server_pid: int
+) -> tuple[int, Totals]:
     """Return the connected client count and the measurements of one step."""
     totals = Totals()
     rng = random.Random(seed)
@@ -160,7 +195,10 @@ async def run_step(url: str, clients: int, seconds: float, seed: int) -> tuple[i
         for s in sims[t + 1 : t + 4]:
             await s.join(table)
     stop_at = time.monotonic() + seconds
+    server_cpu, client_cpu = process_cpu(server_pid), time.process_time()
     await asyncio.gather(*(s.play(stop_at) for s in sims))
+    totals.server_cpu = process_cpu(server_pid) - server_cpu
+    totals.client_cpu = time.process_time() - client_cpu
     connected = sum(1 for s in sims if s.ws.state.name == "OPEN")
     await asyncio.gather(*(s.ws.close() for s in sims), return_exceptions=True)
     return connected, totals
@@ -179,20 +217,27 @@ def main(args: argparse.Namespace) -> int:
     top = args.cases or max(STEPS)
     steps = [n for n in STEPS if n <= top] or [top]
     print(f"server bench: {GAME}, 4 people a table, {seconds:g} s a step, goal p99 < {GOAL_MS} ms")
-    print("clients tables connected actions/s   p50 ms   p99 ms  hands errors")
+    print(
+        "clients tables connected actions/s   p50 ms   p99 ms  hands errors"
+        "  server µs/action  client µs/action"
+    )
     met = False
     with tempfile.TemporaryDirectory() as data_dir:
         proc, port = start_server(data_dir)
         try:
             for n in steps:
-                connected, totals = asyncio.run(
-                    run_step(f"ws://127.0.0.1:{port}/ws", n, seconds, n)
-                )
+                with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
+                    connected, totals = runner.run(
+                        run_step(f"ws://127.0.0.1:{port}/ws", n, seconds, n, proc.pid)
+                    )
                 rate = len(totals.latencies) / seconds
                 p50, p99 = _pct(totals.latencies, 0.5), _pct(totals.latencies, 0.99)
+                actions = max(1, len(totals.latencies))
                 print(
                     f"{n:7d} {n // 4:6d} {connected:9d} {rate:9.0f} {p50:8.1f} {p99:8.1f}"
-                    f" {totals.hands // 4:6d} {totals.errors:6d}",
+                    f" {totals.hands // 4:6d} {totals.errors:6d}"
+                    f" {totals.server_cpu / actions * 1e6:17.0f}"
+                    f" {totals.client_cpu / actions * 1e6:17.0f}",
                     flush=True,
                 )
                 if n == top:

@@ -114,9 +114,14 @@ def test_sigkill_with_twenty_tables_then_every_table_goes_on(tmp_path: Path) -> 
                 await c.close()
 
         run(bounded(after(), 60))
+        grew = 0
         for match_id, count in logged.items():
             data = store.load_match(match_id)
-            assert data is not None and len(data.log) > count
+            assert data is not None
+            # a match that ended before the kill (one sichuan hand takes ~180 actions) is over
+            assert len(data.log) > count or data.status == "over"
+            grew += len(data.log) > count
+        assert grew >= len(logged) // 2
     finally:
         server.stop()
 

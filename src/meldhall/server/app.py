@@ -5,7 +5,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import re
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -23,15 +22,13 @@ from meldhall.core.engine import Game
 from meldhall.core.fairness import match_seed, verify
 from meldhall.core.replay import log_from_json, replay
 from meldhall.server.games import available_games, games_json
-from meldhall.server.lobby import Lobby, guest_cookie, websocket_endpoint
-from meldhall.server.lobby import clean_name as guest_name
+from meldhall.server.lobby import Lobby, clean_name, guest_cookie, websocket_endpoint
 from meldhall.server.memory import settle_memory
 from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.store.repository import Store, best_per_game
 from meldhall.tables.online import OnlineManager
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-NAME_MAX = 32
 
 
 def _page(name: str) -> FileResponse:
@@ -108,17 +105,10 @@ def _record_json(rec: Any, public: bool = False) -> dict[str, Any]:
     return out
 
 
-def clean_name(raw: object) -> str:
-    """Return a display name fit to store: a string without control characters, trimmed and
-    at most NAME_MAX characters (it is escaped again wherever it is shown)."""
-    text = re.sub(r"[\x00-\x1f\x7f]", "", str(raw)).strip()
-    return text[:NAME_MAX]
-
-
 async def api_publish(request: Request) -> JSONResponse:
     store: Store = request.app.state.store
     body = await _json_body(request)
-    name = clean_name(body.get("name", ""))
+    name = clean_name(body.get("name", ""), fallback="")
     if not name:
         return JSONResponse({"ok": False, "error": "empty name"}, status_code=400)
     ok = store.publish(str(body.get("match", "")), str(body.get("token", "")), name)
@@ -205,7 +195,7 @@ async def api_guest(request: Request) -> JSONResponse:
     store: Store = request.app.state.store
     body = await _json_body(request)
     info = store.session(request.cookies.get("meldhall_session"))
-    response = JSONResponse({"name": guest_name(body.get("name", ""))})
+    response = JSONResponse({"name": clean_name(body.get("name", ""))})
     response.set_cookie(**guest_cookie(info.token))
     return response
 

@@ -34,11 +34,11 @@ BURST = 200.0
 """Messages a connection may send at once (environment MELDHALL_BURST)."""
 
 
-def clean_name(raw: object) -> str:
+def clean_name(raw: object, fallback: str = "Guest") -> str:
     """Return a display name fit to store: no control characters, trimmed, at most NAME_MAX
-    characters (pages escape it again wherever it is shown)."""
+    characters, ``fallback`` when nothing is left (pages escape it wherever it is shown)."""
     text = "".join(ch for ch in str(raw) if ch >= " " and ch != "\x7f").strip()
-    return text[:NAME_MAX] or "Guest"
+    return text[:NAME_MAX] or fallback
 
 
 class Waiting:

@@ -8,13 +8,12 @@ No rules here: seats come from tables/clock.py, moves are judged by the engine.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import os
 import secrets
 import time
 from typing import Any
 
-from starlette.websockets import WebSocket, WebSocketDisconnect
+from starlette.websockets import WebSocket
 
 from meldhall.bots.base import strongest_bot_name
 from meldhall.core.errors import MeldhallError
@@ -289,10 +288,6 @@ class OnlineConnection(Connection):
         finally:
             if self.waiting is not None:
                 self.lobby.leave(self, self.waiting.data.id)
-
-    async def _write(self) -> None:
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-            await super()._write()
 
     async def _handle(self, text: str) -> None:
         if not self.limit.allow():

@@ -55,10 +55,12 @@ class Connection:
                 await writer
 
     async def _write(self) -> None:
+        """Send the queued messages in order until the client is gone."""
         encode = msgspec.json.Encoder().encode
-        while True:
-            message = await self.out.get()
-            await self.socket.send_text(encode(message).decode())
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            while True:
+                message = await self.out.get()
+                await self.socket.send_text(encode(message).decode())
 
     def _reject(self, code: str, reason: str, engine_code: str | None = None) -> None:
         message: dict[str, Any] = {"type": "rejected", "code": code, "reason": reason}

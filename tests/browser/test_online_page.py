@@ -1,7 +1,7 @@
 """Online play through the page: two guests in two browsers meet in the lobby, sit opposite
 each other at an okey table with two computers and play it by clicks and a drag; each sees
 its own rack and never the other's tiles; names stay text; a spectator sees no rack; a reload
-gives the seat back. A private table is reached by its invite link only."""
+or a cut connection gives the seat back. A private table is reached by its invite link only."""
 
 from __future__ import annotations
 
@@ -31,22 +31,27 @@ SNAPSHOT = """() => ({
 """One page's state id, rack and the face-up tiles of its board (the okey sample in the info
 box is a face, not a tile), read at once."""
 
-Guest = Callable[[str], Any]
+Guest = Callable[..., Any]
 
 
 @pytest.fixture
 def guests(browser: Any, server: Server) -> Iterator[Guest]:
     """Return a factory of guests: a fresh browser (own cookies and storage) on the lobby
-    with a display name chosen; no page error and no script dialog may happen."""
+    with a display name chosen; no page error and no script dialog may happen. With
+    ``droppable`` the page's WebSockets pass through Playwright (``page.sockets``), so that a
+    test can cut one as a network failure would."""
     contexts: list[Any] = []
     errors: list[str] = []
 
-    def make(name: str) -> Any:
+    def make(name: str, droppable: bool = False) -> Any:
         context = browser.new_context(viewport={"width": 1366, "height": 768}, locale="en-GB")
         contexts.append(context)
         page = context.new_page()
         page.on("pageerror", lambda e: errors.append(str(e)))
         page.on("dialog", lambda d: _refuse(d, errors))
+        if droppable:
+            page.sockets = []
+            page.route_web_socket("**/ws", lambda ws: _pass(ws, page.sockets))
         page.goto(f"{server.url}/online")
         if name:
             page.fill("#guest-name", name)
@@ -66,6 +71,12 @@ def _refuse(dialog: Any, errors: list[str]) -> None:
     """Record a script dialog (alert, confirm): a name run as HTML would open one."""
     errors.append(f"script dialog: {dialog.message}")
     dialog.dismiss()
+
+
+def _pass(socket: Any, sockets: list[Any]) -> None:
+    """Let a page's WebSocket through to the server, keeping a handle to cut it."""
+    socket.connect_to_server()
+    sockets.append(socket)
 
 
 def _panel_name(page: Any, seat: int) -> str:
@@ -141,7 +152,7 @@ def _check_private(pages: list[Any]) -> None:
 
 def test_two_guests_play_okey_online_and_a_spectator_watches(guests: Guest) -> None:
     host = guests(EVIL)
-    other = guests(OTHER)
+    other = guests(OTHER, droppable=True)
     host.select_option("#create-game", "okey")
     host.click("#create-table")
     host.wait_for_selector("#waiting")
@@ -152,6 +163,7 @@ def test_two_guests_play_okey_online_and_a_spectator_watches(guests: Guest) -> N
     row = f"#lobby-tables tr[data-table='{table_id}']"
     other.wait_for_selector(row, timeout=10_000)
     assert other.inner_text(f"{row} .person-name") == EVIL
+    shot(other, "online-lobby")
     other.click(f"{row} [data-join]")
     other.wait_for_selector("#waiting")
     host.wait_for_function("document.querySelectorAll('#people .person-name').length === 2")
@@ -183,6 +195,15 @@ def test_two_guests_play_okey_online_and_a_spectator_watches(guests: Guest) -> N
     other.wait_for_function("b => document.body.dataset.stateId >= b", arg=before["sid"])
     if other.evaluate(SNAPSHOT)["sid"] == before["sid"]:
         assert sorted(other.evaluate(SNAPSHOT)["rack"]) == sorted(before["rack"])
+    assert other.evaluate("document.body.dataset.seat") == "2"
+    # a cut connection: the host sees the seat disconnected; net.js reconnects, the page
+    # joins its table again and gets its seat back
+    other.sockets[-1].close()
+    host.wait_for_function("!document.querySelector(\"#board .seat-panel[data-seat='2'] .dot.on\")")
+    other.wait_for_function("document.body.classList.contains('offline')")
+    other.wait_for_function("!document.body.classList.contains('offline')", timeout=10_000)
+    host.wait_for_selector("#board .seat-panel[data-seat='2'] .dot.on")
+    other.wait_for_selector(".rack .piece")
     assert other.evaluate("document.body.dataset.seat") == "2"
     more = _turns([host, other], turns=3, seconds=25)
     total = {i: played[i] + more[i] for i in played}

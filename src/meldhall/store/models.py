@@ -65,6 +65,7 @@ class ActionRow(Base):
     """One accepted action of a match's log, at its index."""
 
     __tablename__ = "actions"
+    __table_args__ = ({"sqlite_with_rowid": False},)  # one b-tree: less to write per action
 
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     index: Mapped[int] = mapped_column(Integer, primary_key=True)

@@ -244,3 +244,40 @@ def test_guest_cookie_is_http_only_and_names_the_session(server: ServerProcess) 
         cookie = r.headers["set-cookie"]
         assert json.load(r)["name"] == "Ann"
     assert "HttpOnly" in cookie and cookie.startswith("meldhall_session=")
+
+
+def test_a_waiting_table_holds_a_reloading_persons_place(server: ServerProcess) -> None:
+    async def main() -> None:
+        host, guest = Client(server.url, "host"), Client(server.url, "guest")
+        await host.connect()
+        await guest.connect()
+        table = await host.create("okey", settings={"hold_seconds": 0.5})
+        told = await guest.join(table)
+        assert told["table"]["you"] == 1 and not told["table"]["you_host"]
+        await host.close()  # a reload: the place is held
+        await host.connect()
+        back = await host.join(table)
+        assert back["table"]["people"] == ["host", "guest"] and back["table"]["you_host"]
+        await guest.close()  # gone for good: the place is given up after hold_seconds
+        told = await host.until("table")
+        assert told["table"]["people"] == ["host"] and told["table"]["you"] == 0
+        await host.close()
+
+    run(bounded(main(), 30))
+
+
+def test_tables_in_play_are_listed_to_watch(server: ServerProcess) -> None:
+    async def main() -> None:
+        table, (a, b) = await seat_table(server, "remi", 2)
+        assert a.match is not None and a.match["table"] == table
+        watcher = Client(server.url, "w")
+        await watcher.connect()
+        await watcher.send({"type": "lobby"})
+        listed = {t["id"]: t for t in (await watcher.until("lobby"))["tables"]}
+        assert listed[table]["status"] == "playing"
+        await watcher.send({"type": "watch", "table": table})
+        assert (await watcher.until("match"))["seat"] is None
+        for c in (a, b, watcher):
+            await c.close()
+
+    run(bounded(main(), 30))

@@ -49,8 +49,9 @@ class Waiting:
         self.countdown: asyncio.Task[None] | None = None
         self.starts_at: float | None = None
 
-    def json(self) -> dict[str, Any]:
-        """Return what the people at (and before) the table may know of it."""
+    def json(self, viewer: str | None = None) -> dict[str, Any]:
+        """Return what the people at (and before) the table may know of it; for the session
+        ``viewer``, also whether it is the host and its place among the people."""
         left = None
         if self.starts_at is not None:
             left = round(max(0.0, self.starts_at - time.monotonic()), 2)
@@ -68,6 +69,10 @@ class Waiting:
             "status": self.data.status,
             "match": self.data.match_id,
             "countdown": left,
+            "you_host": viewer is not None and viewer == self.data.host,
+            "you": next(
+                (i for i, p in enumerate(self.data.people) if p["session"] == viewer), None
+            ),
         }
 
 
@@ -89,9 +94,10 @@ class Lobby:
                 await self.manager.get(data.match_id)
 
     def listing(self) -> list[dict[str, Any]]:
-        """Return the public tables still waiting for people."""
-        return [
-            w.json() for w in self.tables.values() if w.data.public and w.data.status == "waiting"
+        """Return the public tables waiting for people, then those in play (to watch)."""
+        public = [w for w in self.tables.values() if w.data.public]
+        return [w.json() for w in public if w.data.status == "waiting"] + [
+            w.json() for w in public if w.data.status == "playing"
         ]
 
     def _find(self, table_id: str) -> Waiting:
@@ -101,9 +107,8 @@ class Lobby:
         return waiting
 
     def _tell(self, waiting: Waiting) -> None:
-        message = {"type": "table", "table": waiting.json()}
-        for conn in waiting.members.values():
-            conn.out.put_nowait(message)
+        for token, conn in waiting.members.items():
+            conn.out.put_nowait({"type": "table", "table": waiting.json(token)})
 
     def create(
         self,
@@ -151,7 +156,7 @@ class Lobby:
         if waiting.data.status == "playing":
             if not seated:
                 raise Rejected("table_started", "this table is playing; watch it instead")
-            conn.out.put_nowait({"type": "table", "table": waiting.json()})
+            conn.out.put_nowait({"type": "table", "table": waiting.json(token)})
             await conn.sit(waiting, None)
             return
         if waiting.data.status != "waiting":
@@ -188,6 +193,22 @@ class Lobby:
             waiting.data.host = waiting.data.people[0]["session"]
         self.store.save(waiting.data)
         self._tell(waiting)
+
+    def drop(self, conn: OnlineConnection, table_id: str) -> None:
+        """Hold a person's place at a waiting table for its ``hold_seconds`` after their
+        connection closed (a reload, a network blip); take them off if they are not back."""
+        token = conn.token
+        waiting = self.tables.get(table_id)
+        if waiting is None:
+            return
+
+        def gone() -> None:
+            waiting = self.tables.get(table_id)
+            if waiting is not None and token is not None and waiting.members.get(token) is conn:
+                self.leave(conn, table_id)
+
+        hold = table_settings(waiting.data.settings)["hold_seconds"]
+        asyncio.get_running_loop().call_later(hold, gone)
 
     def begin(self, conn: OnlineConnection, table_id: str) -> None:
         """Start the countdown of a waiting table at its host's word."""
@@ -237,7 +258,8 @@ class Lobby:
         self.manager.register(data)
         self._tell(waiting)
         for conn in list(waiting.members.values()):
-            await conn.sit(waiting, None)
+            if not conn.closed:  # a person whose place was held sits on return
+                await conn.sit(waiting, None)
 
     async def watch(self, conn: OnlineConnection, table_id: str) -> OnlineTable:
         """Return the table a spectator watches (public information only)."""
@@ -287,7 +309,7 @@ class OnlineConnection(Connection):
             await super().run()
         finally:
             if self.waiting is not None:
-                self.lobby.leave(self, self.waiting.data.id)
+                self.lobby.drop(self, self.waiting.data.id)
 
     async def _handle(self, text: str) -> None:
         if not self.limit.allow():

@@ -74,7 +74,7 @@ SERVER: dict[str, Schema] = {
             "contributions": _LIST,
             "options": _OBJECT,
         },
-        {},
+        {"table": _ID},
     ),
     "state": _message(
         "state",

@@ -37,6 +37,8 @@ class Connection:
         self.seat: int | None = None
         self.listener: Listener | None = None
         self.out: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.closed = False
+        """Whether the client has gone."""
 
     async def run(self) -> None:
         """Serve the connection until the client leaves."""
@@ -49,6 +51,7 @@ class Connection:
         except WebSocketDisconnect:
             pass
         finally:
+            self.closed = True
             self._leave_table()
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):

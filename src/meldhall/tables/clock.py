@@ -21,10 +21,12 @@ DEFAULTS: dict[str, float] = {
     "takeover_seconds": 30.0,
     "countdown_seconds": 3.0,
     "hand_pause_seconds": 6.0,
+    "hold_seconds": 15.0,
 }
 """Table options and their defaults, in seconds: a turn's clock, a claim window's clock (several
 seats may answer at once), how long a disconnected person's seat waits before a computer plays
-it, the countdown before a match starts, the pause between hands."""
+it, the countdown before a match starts, the pause between hands, how long a waiting table
+keeps the place of a person whose connection closed."""
 
 LIMITS = (0.01, 3600.0)
 PASS_LIKE = frozenset({"pass"})

@@ -98,6 +98,10 @@ class OnlineTable(Table):
             },
         }
 
+    def match_json(self, seat: int | None) -> dict[str, JSON]:
+        """Return the ``match`` message (see ``Table.match_json``) with the lobby table's id."""
+        return {**super().match_json(seat), "table": self.lobby.id}
+
     def _send_all(self, message: dict[str, JSON]) -> None:
         for listener in list(self.listeners):
             listener.queue.put_nowait(message)

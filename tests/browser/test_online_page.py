@@ -213,9 +213,12 @@ def test_two_guests_play_okey_online_and_a_spectator_watches(guests: Guest) -> N
     host.wait_for_selector("#scores table.scores")
     assert EVIL in host.inner_text("#scores table.scores thead")
     host.click("#scores [data-close]")
-    # a spectator (no name needed) watches: every name, no rack, no action
+    # a spectator (no name needed) finds the table in play in the lobby and watches it:
+    # every name, no rack, no action
     watcher = guests("")
-    watcher.goto(host.url.replace("?table=", "?watch="))
+    watcher.wait_for_selector(f"{row} [data-watch]", timeout=10_000)
+    watcher.click(f"{row} [data-watch]")
+    watcher.wait_for_url(f"**/online?watch={table_id}")
     watcher.wait_for_selector("#board .seat-panel[data-seat='2']")
     assert watcher.evaluate("document.body.classList.contains('spectator')")
     assert watcher.locator(".rack .piece").count() == 0

@@ -297,9 +297,11 @@ function drawTables() {
   list.append(el('thead', {}, el('tr', {}, el('th', { key: 'online.game' }), el('th', { key: 'online.host' }), el('th', { key: 'online.players' }), el('th'))));
   const body = el('tbody');
   for (const tb of listing) {
-    const join = button('online.join', () => {
-      if (needName()) enter({ id: tb.id, mode: 'join' });
-    }, { attrs: { 'data-join': tb.id } });
+    const join = tb.status === 'playing'
+      ? button('online.watch', () => enter({ id: tb.id, mode: 'watch' }), { attrs: { 'data-watch': tb.id } })
+      : button('online.join', () => {
+        if (needName()) enter({ id: tb.id, mode: 'join' });
+      }, { attrs: { 'data-join': tb.id } });
     body.append(el('tr', { attrs: { 'data-table': tb.id } },
       el('td', { key: gameKey(tb.game) }),
       el('td', { cls: 'person-name', raw: tb.host ?? '' }),
@@ -318,8 +320,9 @@ function drawWaiting() {
   for (const name of tb.people) {
     people.append(el('li', {}, el('span', { cls: 'person-name', raw: name }), name === tb.host ? el('span', { cls: 'badge', key: 'online.host' }) : null));
   }
+  if (tb.you !== null) people.children[tb.you]?.classList.add('me');
   for (let i = tb.people.length; i < tb.seats; i++) people.append(el('li', { cls: 'empty', key: 'online.empty_seat' }));
-  const host = tb.host === myName;
+  const host = tb.you_host;
   const buttons = el('div', { cls: 'row-form' });
   if (host) {
     const begin = button('online.begin', () => net.send({ type: 'begin' }), { cls: 'primary', attrs: { id: 'begin-table' } });

@@ -218,9 +218,11 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await lobby.restore()
+        store.start_checkpoints()
         settle_memory()
         yield
         await manager.close()
+        store.stop_checkpoints()
 
     routes = [
         Route("/", home),

@@ -9,6 +9,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+from collections import deque
 from typing import Any
 
 import msgspec
@@ -25,6 +26,33 @@ from meldhall.tables.table import Listener, Rejected, Table
 MAX_MESSAGE = 64_000
 
 
+class Outbox:
+    """A connection's messages waiting to be sent, in order; its writer takes them all at
+    once (lighter than ``asyncio.Queue``: one waiter, no task accounting)."""
+
+    def __init__(self) -> None:
+        self._items: deque[dict[str, Any]] = deque()
+        self._waiter: asyncio.Future[None] | None = None
+
+    def put_nowait(self, item: dict[str, Any]) -> None:
+        """Take one message to send."""
+        self._items.append(item)
+        if self._waiter is not None and not self._waiter.done():
+            self._waiter.set_result(None)
+
+    async def take(self) -> list[dict[str, Any]]:
+        """Return every waiting message, waiting for one if there is none."""
+        while not self._items:
+            self._waiter = asyncio.get_running_loop().create_future()
+            try:
+                await self._waiter
+            finally:
+                self._waiter = None
+        items = list(self._items)
+        self._items.clear()
+        return items
+
+
 class Connection:
     """The state of one client connection: its session, its table and seat."""
 
@@ -36,7 +64,7 @@ class Connection:
         self.table: Table | None = None
         self.seat: int | None = None
         self.listener: Listener | None = None
-        self.out: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        self.out = Outbox()
         self.closed = False
         """Whether the client has gone."""
 
@@ -62,8 +90,8 @@ class Connection:
         encode = msgspec.json.Encoder().encode
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             while True:
-                message = await self.out.get()
-                await self.socket.send_text(encode(message).decode())
+                for message in await self.out.take():
+                    await self.socket.send_text(encode(message).decode())
 
     def _reject(self, code: str, reason: str, engine_code: str | None = None) -> None:
         message: dict[str, Any] = {"type": "rejected", "code": code, "reason": reason}

@@ -20,6 +20,7 @@ from sqlalchemy import create_engine, event, insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from meldhall.store.checkpoint import Checkpointer
 from meldhall.store.models import ActionRow, Base, MatchRow, RecordRow, SessionRow, utcnow
 
 DB_NAME = "meldhall.sqlite3"
@@ -75,6 +76,10 @@ def _commit_of(secret_hex: str) -> str:
     return commitment(bytes.fromhex(secret_hex))
 
 
+def _no_autocheckpoint(dbapi_conn: Any, _record: Any) -> None:
+    dbapi_conn.execute(_NO_AUTOCHECKPOINT)
+
+
 def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
     cur = dbapi_conn.cursor()
     cur.execute("PRAGMA journal_mode=WAL")
@@ -84,6 +89,7 @@ def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
 
 
 _APPEND = 'INSERT INTO actions (match_id, "index", seat, action) VALUES (?, ?, ?, ?)'
+_NO_AUTOCHECKPOINT = "PRAGMA wal_autocheckpoint=0"
 
 
 def _log_connection(url: str) -> sqlite3.Connection | None:
@@ -107,6 +113,24 @@ class Store:
         Base.metadata.create_all(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._log = _log_connection(url)
+        self._checkpointer: Checkpointer | None = None
+
+    def start_checkpoints(self) -> None:
+        """Copy the write-ahead log back from a thread of its own from now on, so that no
+        commit waits for the disk (a SQLite file only; see store/checkpoint.py)."""
+        if self._log is None or self._checkpointer is not None:
+            return
+        self._log.execute(_NO_AUTOCHECKPOINT)
+        event.listen(self.engine, "connect", _no_autocheckpoint)
+        self.engine.dispose()  # pooled connections reconnect without autocheckpoints
+        path = self._log.execute("PRAGMA database_list").fetchone()[2]
+        self._checkpointer = Checkpointer(path)
+
+    def stop_checkpoints(self) -> None:
+        """Run a last checkpoint and stop the checkpoint thread."""
+        if self._checkpointer is not None:
+            self._checkpointer.stop()
+            self._checkpointer = None
 
     @classmethod
     def in_dir(cls, data_dir: str | Path) -> Store:

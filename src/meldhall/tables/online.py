@@ -13,7 +13,6 @@ import asyncio
 import contextlib
 import random
 from collections.abc import Callable
-from typing import Any
 
 from meldhall.bots.base import make_bot, strongest_bot_name
 from meldhall.core.engine import JSON
@@ -23,7 +22,7 @@ from meldhall.store.lobby import LobbyData, LobbyStore
 from meldhall.store.repository import MatchData, Store
 from meldhall.tables.clock import default_action, table_settings
 from meldhall.tables.manager import TableManager
-from meldhall.tables.table import Listener, Rejected, Table
+from meldhall.tables.table import Listener, Rejected, Sink, Table
 
 
 class OnlineTable(Table):
@@ -112,9 +111,7 @@ class OnlineTable(Table):
     def _send_players(self) -> None:
         self._send_all({"type": "players", "match": self.id, "players": self.players_json()})
 
-    def attach(
-        self, seat: int | None, queue: asyncio.Queue[dict[str, Any]], since: int | None = None
-    ) -> Listener:
+    def attach(self, seat: int | None, queue: Sink, since: int | None = None) -> Listener:
         """Return a listener (see ``Table.attach``); a person coming back reclaims the seat
         from the computer that played it, and everyone hears who is connected."""
         listener = super().attach(seat, queue, since)
@@ -167,7 +164,7 @@ class OnlineTable(Table):
         taken over or reclaimed): everyone hears of a changed clock."""
         if self._arm_clock():
             self._send_all(self._clock_json())
-        self._wake.set()
+        self._wake_bots()
 
     def _broadcast(self) -> None:
         """Send the score table first when a hand has ended, then everyone's state (with the
@@ -180,7 +177,7 @@ class OnlineTable(Table):
             self._send_all(self.scores_json())
         self._arm_clock()
         super()._broadcast()
-        self._wake.set()
+        self._wake_bots()
 
     def frame_json(self) -> dict[str, JSON]:
         """Return the shared parts of the ``state`` message (see ``Table.frame_json``) with

@@ -14,7 +14,7 @@ import logging
 import random
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Protocol
 
 from meldhall.bots.base import make_bot
 from meldhall.core.engine import JSON, Action, Bot, Event, Game, Outcome, State
@@ -42,12 +42,19 @@ class Rejected(Exception):
         self.engine_code = engine_code
 
 
+class Sink(Protocol):
+    """Where a listener's messages go (a connection's outbox, or any ``asyncio.Queue``)."""
+
+    def put_nowait(self, item: dict[str, Any], /) -> None:
+        """Take one message to send, without waiting."""
+
+
 @dataclass
 class Listener:
     """A client watching the table from one seat; messages for it go into ``queue``."""
 
     seat: int | None
-    queue: asyncio.Queue[dict[str, Any]]
+    queue: Sink
     seen: int = -1
     """The state id of the last state message sent to it."""
 
@@ -210,9 +217,7 @@ class Table:
 
     # ------------------------------------------------------------------ listeners
 
-    def attach(
-        self, seat: int | None, queue: asyncio.Queue[dict[str, Any]], since: int | None = None
-    ) -> Listener:
+    def attach(self, seat: int | None, queue: Sink, since: int | None = None) -> Listener:
         """Return a new listener for a seat sending into ``queue``, and queue its first
         messages (match, state with the events after state id ``since``, match over)."""
         listener = Listener(seat, queue)
@@ -274,7 +279,7 @@ class Table:
                 raise
             if resumed and not self.paused:
                 self.store.set_pause(self.id, False, None)
-        self._wake.set()
+        self._wake_bots()
 
     async def resume_play(self) -> None:
         """End the pause after a hand: the bots go on."""
@@ -282,7 +287,7 @@ class Table:
             if self.paused:
                 self._set_pause(False)
                 self._broadcast()
-        self._wake.set()
+        self._wake_bots()
 
     def _apply(self, seat: int, action: Action) -> None:
         try:
@@ -348,6 +353,11 @@ class Table:
             with contextlib.suppress(asyncio.CancelledError):
                 await self._runner
             self._runner = None
+
+    def _wake_bots(self) -> None:
+        """Wake the computers' task if a computer is to play now."""
+        if self._bot_turn() is not None:
+            self._wake.set()
 
     def _bot_turn(self) -> int | None:
         """Return the bot seat to play next: none while paused or while a person may act

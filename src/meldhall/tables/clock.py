@@ -1,19 +1,21 @@
-"""Table options of online play (clocks, takeover delay, countdown) and the action played for
+"""Table options of online play (clocks, takeover delay, countdown) and the actions played for
 a person whose clock ran out.
 
-The default action knows no rules: a pass-like action when the engine lists one (the safest
-answer in a claim window), else the game's own greedy (or random) bot picks among the legal
-actions the engine lists.
+The default action judges nothing: it picks among the actions the engine lists, the safest
+move as the specs describe it. A game whose spec defines what a timed-out turn does (remi's
+``expiry_action``) decides itself. Otherwise: pass when a pass is listed (a claim window);
+draw from the wall when a draw is listed; then discard the tile just drawn; and where none of
+these fits, the game's greedy (or random) bot picks.
 """
 
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from typing import Any
 
 from meldhall.bots.base import bots_of, make_bot
-from meldhall.core.engine import Action, State
+from meldhall.core.engine import Action, Event, State
 
 DEFAULTS: dict[str, float] = {
     "turn_seconds": 30.0,
@@ -30,7 +32,9 @@ keeps the place of a person whose connection closed."""
 
 LIMITS = (0.01, 3600.0)
 PASS_LIKE = frozenset({"pass"})
-"""Action types (``to_json()["type"]``) a timed-out seat plays when the engine lists one."""
+"""Action types (``to_json()["type"]``) a timed-out seat plays first when the engine lists one."""
+DRAW_LIKE = frozenset({"draw", "draw_stock"})
+"""Action and event kinds of drawing from the wall (or stock), never from the discards."""
 
 
 def table_settings(raw: Mapping[str, Any] | None) -> dict[str, float]:
@@ -48,18 +52,45 @@ def table_settings(raw: Mapping[str, Any] | None) -> dict[str, float]:
     return out
 
 
-def default_action(game_id: str, state: State, seat: int, rng: random.Random) -> Action:
-    """Return the action a seat whose clock ran out plays: a listed pass-like action, else the
-    choice of the game's greedy bot (random when it has none) among the legal actions."""
+def drawn_piece(events: Iterable[Event], seat: int) -> str | None:
+    """Return the token of the tile (or card) ``seat`` drew among ``events`` (their private
+    part), or None when it drew none."""
+    for event in events:
+        if event.kind in DRAW_LIKE and event.seat == seat and event.private:
+            piece = event.private.get("tile", event.private.get("card"))
+            if isinstance(piece, str):
+                return piece
+    return None
+
+
+def default_action(
+    game_id: str, state: State, seat: int, rng: random.Random, drawn: str | None = None
+) -> Action:
+    """Return the action a seat whose clock ran out plays (see the module docstring);
+    ``drawn`` is the token of the tile it has just drawn, if any."""
+    expiry = getattr(state, "expiry_action", None)
+    if callable(expiry):
+        action: Action = expiry(seat)
+        return action
     legal = state.legal_actions(seat)
-    for action in legal:
-        data = action.to_json()
-        if isinstance(data, dict) and data.get("type") in PASS_LIKE:
-            return action
+    kinds = [_json_of(a) for a in legal]
+    for wanted in (PASS_LIKE, DRAW_LIKE):
+        for action, data in zip(legal, kinds, strict=True):
+            if data.get("type") in wanted:
+                return action
+    if drawn is not None:
+        for action, data in zip(legal, kinds, strict=True):
+            if data.get("type") == "discard" and drawn in (data.get("tile"), data.get("card")):
+                return action
     name = "greedy" if "greedy" in bots_of(game_id) else "random"
     bot = make_bot(game_id, name)
     observation = state.observation(seat) if bot.needs_observation else {}
     return bot.choose(observation, legal, rng)
+
+
+def _json_of(action: Action) -> dict[str, Any]:
+    data = action.to_json()
+    return data if isinstance(data, dict) else {}
 
 
 def seats_for_people(people: int, seats: int) -> list[int]:

@@ -1,0 +1,63 @@
+"""The move a timed-out seat plays: pass in a claim window, else draw from the wall and discard
+the tile drawn, unless the game's spec defines its own (remi's expiry action)."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from meldhall.core.registry import find_game
+from meldhall.tables.clock import default_action, drawn_piece
+
+
+@pytest.mark.parametrize("game_id", ["okey", "okey-ladder", "tile-rummy"])
+def test_a_timed_out_turn_draws_from_the_wall_then_discards_the_drawn_tile(game_id: str) -> None:
+    game = find_game(game_id)
+    rng = random.Random(0)
+    for n in range(20):
+        state = game.new_state(game.options({}), game.default_seats, bytes([n]) * 32)
+        # play on until a seat is to draw
+        while True:
+            (seat,) = state.to_act()
+            if any(a.to_json()["type"] == "draw" for a in state.legal_actions(seat)):
+                break
+            state.apply(seat, rng.choice(state.legal_actions(seat)))
+        draw = default_action(game_id, state, seat, rng)
+        assert draw.to_json() == {"type": "draw"}
+        drawn = drawn_piece(state.apply(seat, draw), seat)
+        assert drawn is not None
+        if state.to_act() != {seat}:
+            continue  # the draw ended the hand (an empty wall)
+        discard = default_action(game_id, state, seat, rng, drawn).to_json()
+        assert discard == {"type": "discard", "tile": drawn}
+
+
+def test_a_claim_window_is_passed() -> None:
+    game = find_game("sichuan")
+    state = game.new_state(game.options({}), 4, b"\x01" * 32)
+    rng = random.Random(1)
+
+    def passing() -> list[int]:
+        return [
+            s
+            for s in state.to_act()
+            if any(a.to_json()["type"] == "pass" for a in state.legal_actions(s))
+        ]
+
+    while not passing():
+        seat = min(state.to_act())
+        state.apply(seat, rng.choice(state.legal_actions(seat)))
+    for seat in passing():
+        assert default_action("sichuan", state, seat, rng).to_json() == {"type": "pass"}
+
+
+def test_remi_plays_its_specs_expiry_action() -> None:
+    game = find_game("remi")
+    state = game.new_state(game.options({}), 4, b"\x02" * 32)
+    rng = random.Random(2)
+    for _ in range(30):
+        (seat,) = state.to_act()
+        expected = state.expiry_action(seat)  # type: ignore[attr-defined]
+        assert default_action("remi", state, seat, rng) == expected
+        state.apply(seat, expected)

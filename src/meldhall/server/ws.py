@@ -26,28 +26,46 @@ from meldhall.tables.table import Listener, Rejected, Table
 MAX_MESSAGE = 64_000
 
 
+OUTBOX_LIMIT = 2_000
+"""Messages a connection may have waiting to be sent; a client that falls further behind is
+closed (it reconnects and gets the whole state again)."""
+
+
+class OutboxOverflow(Exception):
+    """The client reads more slowly than its table plays."""
+
+
 class Outbox:
     """A connection's messages waiting to be sent, in order; its writer takes them all at
     once (lighter than ``asyncio.Queue``: one waiter, no task accounting)."""
 
-    def __init__(self) -> None:
+    def __init__(self, limit: int = OUTBOX_LIMIT) -> None:
+        self.limit = limit
+        self.overflowed = False
         self._items: deque[dict[str, Any]] = deque()
         self._waiter: asyncio.Future[None] | None = None
 
     def put_nowait(self, item: dict[str, Any]) -> None:
-        """Take one message to send."""
-        self._items.append(item)
+        """Take one message to send; past the limit, drop them all and mark the overflow."""
+        if len(self._items) >= self.limit:
+            self.overflowed = True
+            self._items.clear()
+        else:
+            self._items.append(item)
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
     async def take(self) -> list[dict[str, Any]]:
-        """Return every waiting message, waiting for one if there is none."""
-        while not self._items:
+        """Return every waiting message, waiting for one if there is none; raise
+        ``OutboxOverflow`` once messages were dropped."""
+        while not self._items and not self.overflowed:
             self._waiter = asyncio.get_running_loop().create_future()
             try:
                 await self._waiter
             finally:
                 self._waiter = None
+        if self.overflowed:
+            raise OutboxOverflow(f"more than {self.limit} messages waited to be sent")
         items = list(self._items)
         self._items.clear()
         return items
@@ -89,9 +107,12 @@ class Connection:
         """Send the queued messages in order until the client is gone."""
         encode = msgspec.json.Encoder().encode
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
-            while True:
-                for message in await self.out.take():
-                    await self.socket.send_text(encode(message).decode())
+            try:
+                while True:
+                    for message in await self.out.take():
+                        await self.socket.send_text(encode(message).decode())
+            except OutboxOverflow:
+                await self.socket.close(code=1013, reason="too far behind: reconnect")
 
     def _reject(self, code: str, reason: str, engine_code: str | None = None) -> None:
         message: dict[str, Any] = {"type": "rejected", "code": code, "reason": reason}

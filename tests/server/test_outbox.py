@@ -1,0 +1,69 @@
+"""A connection's outbox: messages leave in order, and a client that falls too far behind is
+closed instead of the server's memory growing without end."""
+
+from __future__ import annotations
+
+import asyncio
+from typing import Any
+
+import pytest
+
+from meldhall.server.ws import Connection, Outbox, OutboxOverflow
+
+
+def test_messages_leave_in_order_all_at_once() -> None:
+    async def main() -> None:
+        box = Outbox(limit=10)
+        box.put_nowait({"n": 1})
+        box.put_nowait({"n": 2})
+        assert await box.take() == [{"n": 1}, {"n": 2}]
+        later = asyncio.get_running_loop().call_later(0.01, box.put_nowait, {"n": 3})
+        assert await box.take() == [{"n": 3}]
+        later.cancel()
+
+    asyncio.run(main())
+
+
+def test_an_outbox_past_its_limit_drops_everything_and_says_so() -> None:
+    async def main() -> None:
+        box = Outbox(limit=3)
+        for n in range(4):
+            box.put_nowait({"n": n})
+        with pytest.raises(OutboxOverflow):
+            await box.take()
+
+    asyncio.run(main())
+
+
+class SlowSocket:
+    """A client that stops reading: a send waits until ``reads`` is set."""
+
+    def __init__(self) -> None:
+        self.sent: list[str] = []
+        self.closed: int | None = None
+        self.reads = asyncio.Event()
+
+    async def send_text(self, text: str) -> None:
+        self.sent.append(text)
+        await self.reads.wait()
+
+    async def close(self, code: int = 1000, reason: str | None = None) -> None:
+        self.closed = code
+
+
+def test_a_client_that_falls_behind_is_closed() -> None:
+    async def main() -> None:
+        socket: Any = SlowSocket()
+        conn = Connection(socket, manager=None, store=None)  # type: ignore[arg-type]
+        conn.out = Outbox(limit=5)
+        writer = asyncio.get_running_loop().create_task(conn._write())
+        conn.out.put_nowait({"n": 0})
+        await asyncio.sleep(0.01)  # the writer waits for the client to read
+        for n in range(1, 8):
+            conn.out.put_nowait({"n": n})
+        assert conn.out.overflowed
+        socket.reads.set()  # the client reads again: it is told to reconnect
+        await asyncio.wait_for(writer, 5)
+        assert socket.sent == ['{"n":0}'] and socket.closed == 1013
+
+    asyncio.run(main())

@@ -9,6 +9,7 @@ from typing import Any
 import pytest
 
 from meldhall.server.ws import Connection, Outbox, OutboxOverflow
+from tests.server.online_client import run
 
 
 def test_messages_leave_in_order_all_at_once() -> None:
@@ -21,7 +22,7 @@ def test_messages_leave_in_order_all_at_once() -> None:
         assert await box.take() == [{"n": 3}]
         later.cancel()
 
-    asyncio.run(main())
+    run(main())
 
 
 def test_an_outbox_past_its_limit_drops_everything_and_says_so() -> None:
@@ -32,7 +33,7 @@ def test_an_outbox_past_its_limit_drops_everything_and_says_so() -> None:
         with pytest.raises(OutboxOverflow):
             await box.take()
 
-    asyncio.run(main())
+    run(main())
 
 
 class SlowSocket:
@@ -66,4 +67,4 @@ def test_a_client_that_falls_behind_is_closed() -> None:
         await asyncio.wait_for(writer, 5)
         assert socket.sent == ['{"n":0}'] and socket.closed == 1013
 
-    asyncio.run(main())
+    run(main())

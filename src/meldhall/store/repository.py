@@ -7,6 +7,7 @@ on disk before the table broadcasts it.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import secrets
 import sqlite3
@@ -113,7 +114,12 @@ class Store:
         Base.metadata.create_all(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._log = _log_connection(url)
+        self._staged = 0
+        self._lost_batch = False
         self._checkpointer: Checkpointer | None = None
+        if self._log is not None:
+            # the ORM never waits behind staged actions: they are committed first
+            event.listen(self.engine, "checkout", self._commit_before_use)
 
     def start_checkpoints(self) -> None:
         """Copy the write-ahead log back from a thread of its own from now on, so that no
@@ -211,6 +217,7 @@ class Store:
 
     def append_action(self, match_id: str, index: int, seat: int, action: Any) -> None:
         """Write one accepted action at its index of the log (committed on return)."""
+        self.commit_staged()
         if self._log is None:
             with self.engine.begin() as conn:
                 conn.execute(
@@ -219,6 +226,45 @@ class Store:
                 )
             return
         self._log.execute(_APPEND, (match_id, index, seat, json.dumps(action)))
+
+    def stage_action(self, match_id: str, index: int, seat: int, action: Any) -> None:
+        """Write one accepted action into the open batch of the action log; it is durable
+        once ``commit_staged`` returns (any other use of the database commits it first).
+        Without a SQLite file the action is committed at once."""
+        if self._log is None:
+            self.append_action(match_id, index, seat, action)
+            return
+        if not self._staged:
+            self._log.execute("BEGIN")
+        try:
+            self._log.execute(_APPEND, (match_id, index, seat, json.dumps(action)))
+        except sqlite3.Error:
+            if not self._staged:
+                self._log.execute("ROLLBACK")
+            raise
+        self._staged += 1
+
+    def commit_staged(self) -> None:
+        """Commit the staged actions (on failure they are rolled back and the error raised)."""
+        if not self._staged or self._log is None:
+            return
+        self._staged = 0
+        try:
+            self._log.execute("COMMIT")
+        except sqlite3.Error:
+            self._lost_batch = True
+            with contextlib.suppress(sqlite3.Error):
+                self._log.execute("ROLLBACK")
+            raise
+
+    def lost_batch(self) -> bool:
+        """Return whether a commit of staged actions failed since the last call (and forget
+        it): the tables that staged them must go back to the stored log."""
+        lost, self._lost_batch = self._lost_batch, False
+        return lost
+
+    def _commit_before_use(self, *_args: Any) -> None:
+        self.commit_staged()
 
     def set_pause(self, match_id: str, paused: bool, last_hand: dict[str, Any] | None) -> None:
         """Record whether a match waits for its person to start the next hand."""

@@ -9,6 +9,7 @@ from typing import Any
 from meldhall.bots.base import strongest_bot_name
 from meldhall.core.registry import find_game
 from meldhall.store.repository import Store
+from meldhall.tables.commits import GroupCommit
 from meldhall.tables.table import Table
 
 log = logging.getLogger(__name__)
@@ -19,6 +20,8 @@ class TableManager:
 
     def __init__(self, store: Store, *, bot_delay: float = 0.8) -> None:
         self.store = store
+        self.commits = GroupCommit(store)
+        """One group commit for every table of the server."""
         self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
         self._lock = asyncio.Lock()
@@ -32,7 +35,7 @@ class TableManager:
             data = self.store.load_match(match_id)
             if data is None:
                 return None
-            table = Table(self.store, data, bot_delay=self.bot_delay)
+            table = Table(self.store, data, bot_delay=self.bot_delay, commits=self.commits)
             self.tables[match_id] = table
             table.start()
             return table
@@ -68,7 +71,8 @@ class TableManager:
         self.store.finish_match(match_id, {}, status="abandoned")
 
     async def close(self) -> None:
-        """Stop every table's bots (server shutdown)."""
+        """Store what is staged and stop every table's bots (server shutdown)."""
+        self.commits.flush()
         for table in list(self.tables.values()):
             await table.stop()
         self.tables.clear()

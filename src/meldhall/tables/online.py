@@ -21,6 +21,7 @@ from meldhall.core.rng import derive
 from meldhall.store.lobby import LobbyData, LobbyStore
 from meldhall.store.repository import MatchData, Store
 from meldhall.tables.clock import DRAW_LIKE, default_action, drawn_piece, table_settings
+from meldhall.tables.commits import GroupCommit
 from meldhall.tables.manager import TableManager
 from meldhall.tables.table import Listener, Rejected, Sink, Table
 
@@ -37,8 +38,9 @@ class OnlineTable(Table):
         *,
         bot_delay: float = 0.8,
         on_finish: Callable[[Table], None] | None = None,
+        commits: GroupCommit | None = None,
     ) -> None:
-        super().__init__(store, data, bot_delay=bot_delay, on_finish=on_finish)
+        super().__init__(store, data, bot_delay=bot_delay, on_finish=on_finish, commits=commits)
         self.lobby = lobby
         self.lobby_store = lobby_store
         self.settings = table_settings(lobby.settings)
@@ -166,7 +168,7 @@ class OnlineTable(Table):
             self._send_all(self._clock_json())
         self._wake_bots()
 
-    def _broadcast(self) -> None:
+    def send_states(self) -> None:
         """Send the score table first when a hand has ended, then everyone's state (with the
         clock, set for the new state)."""
         rounds = len(self.rounds)
@@ -176,13 +178,17 @@ class OnlineTable(Table):
         if len(self.rounds) != rounds:
             self._send_all(self.scores_json())
         self._arm_clock()
-        super()._broadcast()
+        super().send_states()
         self._wake_bots()
 
     def frame_json(self) -> dict[str, JSON]:
         """Return the shared parts of the ``state`` message (see ``Table.frame_json``) with
         the running clock."""
         return {**super().frame_json(), "clock": self._clock_view()}
+
+    def _rebuild(self) -> None:
+        super()._rebuild()
+        self._scored = min(self._scored, self.version)
 
     def _live(self) -> set[int]:
         """Return the person seats a person plays now (not a stand-in computer)."""
@@ -400,7 +406,14 @@ class OnlineManager(TableManager):
             data = self.store.load_match(match_id)
             if data is None:
                 return None
-            table = OnlineTable(self.store, data, lobby, self.lobby_store, bot_delay=self.bot_delay)
+            table = OnlineTable(
+                self.store,
+                data,
+                lobby,
+                self.lobby_store,
+                bot_delay=self.bot_delay,
+                commits=self.commits,
+            )
             self.tables[match_id] = table
             table.start()
             return table

@@ -24,6 +24,7 @@ from meldhall.core.registry import find_game
 from meldhall.core.replay import log_from_json, replay
 from meldhall.core.rng import derive
 from meldhall.store.repository import MatchData, Store
+from meldhall.tables.commits import GroupCommit
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,10 @@ class _History:
         if len(self.entries) > 2 * EVENT_MEMORY:
             del self.entries[:EVENT_MEMORY]
 
+    def forget_after(self, version: int) -> None:
+        """Drop the entries of the state ids after ``version`` (actions that were undone)."""
+        del self.entries[len(self.entries) - len(self.after(version)) :]
+
     def after(self, version: int) -> list[tuple[int, tuple[Event, ...]]]:
         """Return the remembered entries of the state ids after ``version``."""
         if not self.entries:
@@ -103,8 +108,10 @@ class Table:
         *,
         bot_delay: float = 0.8,
         on_finish: Callable[[Table], None] | None = None,
+        commits: GroupCommit | None = None,
     ) -> None:
         self.store = store
+        self.commits = commits or GroupCommit(store)
         self.data = data
         self.game: Game = find_game(data.game)
         self.options = self.game.options(data.options)
@@ -220,6 +227,7 @@ class Table:
     def attach(self, seat: int | None, queue: Sink, since: int | None = None) -> Listener:
         """Return a new listener for a seat sending into ``queue``, and queue its first
         messages (match, state with the events after state id ``since``, match over)."""
+        self.commits.flush()  # a newcomer sees only stored states, and everyone before it
         listener = Listener(seat, queue)
         self.listeners.append(listener)
         listener.queue.put_nowait(self.match_json(seat))
@@ -236,6 +244,7 @@ class Table:
 
     def resync(self, listener: Listener) -> None:
         """Queue the current state for one listener again."""
+        self.commits.flush()
         self._send_state(listener, [])
 
     def _send_state(
@@ -248,6 +257,12 @@ class Table:
         listener.seen = self.version
 
     def _broadcast(self) -> None:
+        """Send everyone the state once the actions it follows from are stored."""
+        self.commits.send_when_stored(self)
+
+    def send_states(self) -> None:
+        """Send every listener the state and the events it has not seen (called once the
+        actions behind them are stored)."""
         frame = self.frame_json()
         for listener in list(self.listeners):
             self._send_state(listener, self.history.since(listener.seen, listener.seat), frame)
@@ -295,7 +310,7 @@ class Table:
         except IllegalAction as exc:
             raise Rejected("illegal_action", exc.reason or exc.code, exc.code) from exc
         try:
-            self.store.append_action(self.id, self.version, seat, action.to_json())
+            self.commits.stage(self.id, self.version, seat, action.to_json())
         except Exception as exc:
             self._rebuild()
             raise Rejected("server_error", "the action could not be stored") from exc
@@ -320,6 +335,22 @@ class Table:
         log = log_from_json(self.game, [[s, a] for s, a in data.log])
         self.state = replay(self.game, self.options, data.seats, self.seed, log)
         self.version = len(log)
+        self.paused, self.last_hand = data.paused, data.last_hand
+        self.history.forget_after(self.version)
+
+    def lost(self) -> None:
+        """The actions staged since the last commit could not be stored: go back to the
+        stored log and tell everyone (the people whose moves were lost play them again)."""
+        self._rebuild()
+        for listener in self.listeners:
+            listener.queue.put_nowait(
+                {
+                    "type": "rejected",
+                    "code": "server_error",
+                    "reason": "the last moves could not be stored; the table goes back",
+                }
+            )
+        self.send_states()
 
     def _finish(self) -> None:
         outcome = self.state.outcome()

@@ -1,0 +1,130 @@
+"""Group commit: actions staged in one loop turn are committed together, nothing is sent
+before its actions are stored, and a failed commit sends the tables back to the stored log."""
+
+from __future__ import annotations
+
+import asyncio
+import sqlite3
+from pathlib import Path
+from typing import Any
+
+from meldhall.store.repository import DB_NAME, Store
+from meldhall.tables.commits import GroupCommit
+from meldhall.tables.table import Table
+from tests.server.online_client import run
+
+
+def _store_with_match(tmp_path: Path) -> tuple[Store, str]:
+    store = Store.in_dir(tmp_path)
+    players = [{"kind": "person", "session": "s"}, {"kind": "bot", "bot": "random"}]
+    match = store.create_match("s", "remi", {}, players, "00" * 32, [""])
+    return store, match.id
+
+
+def _stored(tmp_path: Path) -> int:
+    with sqlite3.connect(tmp_path / DB_NAME) as other:
+        count: int = other.execute("SELECT count(*) FROM actions").fetchone()[0]
+        return count
+
+
+def test_staged_actions_are_stored_by_the_commit(tmp_path: Path) -> None:
+    store, match = _store_with_match(tmp_path)
+    for i in range(3):
+        store.stage_action(match, i, 0, {"type": "draw_stock"})
+    assert _stored(tmp_path) == 0
+    store.commit_staged()
+    assert _stored(tmp_path) == 3
+
+
+def test_any_other_use_of_the_database_commits_what_is_staged_first(tmp_path: Path) -> None:
+    store, match = _store_with_match(tmp_path)
+    store.stage_action(match, 0, 0, {"type": "draw_stock"})
+    data = store.load_match(match)
+    assert data is not None and data.log == [(0, {"type": "draw_stock"})]
+    store.set_pause(match, True, None)  # a write through the ORM does not wait for a lock
+    assert _stored(tmp_path) == 1
+
+
+class Recorder:
+    """A table that notes what the group commit made it do, and what was stored by then."""
+
+    def __init__(self, tmp_path: Path) -> None:
+        self.tmp_path = tmp_path
+        self.sent: list[int] = []
+        self.lost_count = 0
+
+    def send_states(self) -> None:
+        self.sent.append(_stored(self.tmp_path))
+
+    def lost(self) -> None:
+        self.lost_count += 1
+
+
+def test_tables_send_once_per_loop_turn_after_the_commit(tmp_path: Path) -> None:
+    store, match = _store_with_match(tmp_path)
+    commits = GroupCommit(store)
+    a, b = Recorder(tmp_path), Recorder(tmp_path)
+
+    async def main() -> None:
+        for i, table in enumerate([a, b, a]):
+            commits.stage(match, i, 0, {"type": "draw_stock"})
+            commits.send_when_stored(table)
+        assert a.sent == b.sent == []
+        await asyncio.sleep(0)
+        assert a.sent == b.sent == [3]
+
+    run(main())
+
+
+class FailingCommit:
+    """A sqlite3 connection whose COMMIT fails (a full disk)."""
+
+    def __init__(self, conn: sqlite3.Connection) -> None:
+        self.conn = conn
+
+    def execute(self, sql: str, *args: Any) -> Any:
+        if sql == "COMMIT":
+            raise sqlite3.OperationalError("database or disk is full")
+        return self.conn.execute(sql, *args)
+
+
+def test_a_failed_commit_sends_the_tables_back_to_the_stored_log(tmp_path: Path) -> None:
+    store, match = _store_with_match(tmp_path)
+    assert store._log is not None
+    store._log = FailingCommit(store._log)  # type: ignore[assignment]
+    commits = GroupCommit(store)
+    table = Recorder(tmp_path)
+
+    async def main() -> None:
+        commits.stage(match, 0, 0, {"type": "draw_stock"})
+        commits.send_when_stored(table)
+        await asyncio.sleep(0)
+
+    run(main())
+    assert table.sent == [] and table.lost_count == 1
+    assert _stored(tmp_path) == 0
+
+
+def test_a_table_whose_moves_were_lost_goes_back_and_says_so(tmp_path: Path) -> None:
+    store, match = _store_with_match(tmp_path)
+    data = store.load_match(match)
+    assert data is not None
+
+    async def main() -> list[dict[str, Any]]:
+        table = Table(store, data, bot_delay=0)
+        inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
+        table.attach(0, inbox)
+        assert store._log is not None
+        store._log = FailingCommit(store._log)  # type: ignore[assignment]
+        seat = min(table.state.to_act())
+        action = table.state.legal_actions(seat)[0].to_json()
+        await table.act(seat, action, 0)
+        assert table.version == 1  # accepted, not yet stored
+        await asyncio.sleep(0)
+        assert table.version == 0 and not table.history.after(0)
+        return [inbox.get_nowait() for _ in range(inbox.qsize())]
+
+    messages = run(main())
+    kinds = [m["type"] for m in messages]
+    assert kinds == ["match", "state", "rejected", "state"]
+    assert messages[2]["code"] == "server_error" and messages[3]["state_id"] == 0

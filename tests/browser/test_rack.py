@@ -101,10 +101,11 @@ def test_double_click_turns_a_joker_face_down(page: Any, server: Server) -> None
         jokers = [t for t in _slots(page) if t and t[:-1] == face]
         if jokers:
             break
+        shown = page.evaluate("document.body.dataset.stateMatch")
         page.click("#toolbar button:has-text('New match')")
         page.click(".dialog .primary")
         page.click("#start-match")
-        page.wait_for_selector(".rack .piece")
+        page.wait_for_function("m => document.body.dataset.stateMatch !== m", arg=shown)
     if not jokers:
         pytest.skip("no joker was dealt in 25 matches")
     piece = f".rack .piece[data-token='{jokers[0]}']"

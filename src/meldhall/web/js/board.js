@@ -92,6 +92,7 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
       moveLog(m.events);
       document.body.classList.toggle('my-turn', m.legal.length > 0);
       document.body.dataset.stateId = m.state_id;
+      document.body.dataset.stateMatch = m.match;
       onRender?.();
       for (const p of done) p.resolve(true);
       if (m.paused && m.last_hand) showHandOver(m);

@@ -6,8 +6,9 @@ step of a growing client count, clients meet in the lobby four to a table (okey:
 then play whole hands at full speed: whenever a client's seat may act it sends a uniformly
 random legal action at once. Latency is measured from sending an action to receiving the state
 update it causes. Each step prints connected clients, actions a second, p50/p99 latency and
-errors (rejections, lost connections). The steps stop past the knee (p99 over 4x the goal).
-The goal (BENCHMARKS.md): 1,000 clients on 250 tables, p99 under 100 ms, 0 errors.
+errors (rejections, lost connections), and the CPU the server and the load generator spent
+per action. The steps go past the goal's client count to find the knee, and stop once p99 is
+over 4x the goal. The goal (issue 10): 1,000 clients on 250 tables, p99 under 100 ms, 0 errors.
 """
 
 from __future__ import annotations
@@ -30,8 +31,9 @@ import msgspec
 import uvloop
 import websockets
 
-STEPS = (40, 100, 200, 400, 600, 800, 1000)
+STEPS = (40, 100, 200, 400, 600, 800, 1000, 1400, 2000)
 GOAL_MS = 100.0
+GOAL_CLIENTS = 1000
 GAME = "okey"
 SETTINGS = {
     "turn_seconds": 600,
@@ -212,7 +214,8 @@ def _pct(values: list[float], p: float) -> float:
 
 
 def main(args: argparse.Namespace) -> int:
-    """Run the steps and print one line each; return 0 when the goal step met the goal."""
+    """Run the steps and print one line each, then whether the goal was met and the most
+    clients served within it; return 0 when the goal was met (``--cases N``: steps up to N)."""
     seconds = args.seconds or 10.0
     top = args.cases or max(STEPS)
     steps = [n for n in STEPS if n <= top] or [top]
@@ -221,7 +224,8 @@ def main(args: argparse.Namespace) -> int:
         "clients tables connected actions/s   p50 ms   p99 ms  hands errors"
         "  server µs/action  client µs/action"
     )
-    met = False
+    met: bool | None = None
+    within = 0
     with tempfile.TemporaryDirectory() as data_dir:
         proc, port = start_server(data_dir)
         try:
@@ -240,12 +244,19 @@ def main(args: argparse.Namespace) -> int:
                     f" {totals.client_cpu / actions * 1e6:17.0f}",
                     flush=True,
                 )
-                if n == top:
-                    met = p99 < GOAL_MS and totals.errors == 0 and connected == n
+                good = p99 < GOAL_MS and totals.errors == 0 and connected == n
+                if good:
+                    within = n
+                if n == GOAL_CLIENTS:
+                    met = good
                 if p99 > 4 * GOAL_MS:
                     print(f"past the knee at {n} clients")
                     break
         finally:
             proc.terminate()
             proc.wait(timeout=10)
-    return 0 if met else 1
+    if met is not None:
+        verdict = "met" if met else "NOT met"
+        print(f"goal ({GOAL_CLIENTS} clients, p99 < {GOAL_MS:g} ms, 0 errors): {verdict}")
+    print(f"most clients with p99 under {GOAL_MS:g} ms and no errors: {within}")
+    return 0 if met or (met is None and within == steps[-1]) else 1

@@ -128,3 +128,13 @@ def test_a_table_whose_moves_were_lost_goes_back_and_says_so(tmp_path: Path) -> 
     kinds = [m["type"] for m in messages]
     assert kinds == ["match", "state", "rejected", "state"]
     assert messages[2]["code"] == "server_error" and messages[3]["state_id"] == 0
+
+
+def test_without_a_sqlite_file_an_action_is_stored_at_once() -> None:
+    store = Store("sqlite://")  # in memory: no separate log connection
+    players = [{"kind": "person", "session": "s"}, {"kind": "bot", "bot": "random"}]
+    match = store.create_match("s", "remi", {}, players, "00" * 32, [""]).id
+    store.stage_action(match, 0, 0, {"type": "draw_stock"})
+    store.commit_staged()  # nothing staged: nothing to do
+    data = store.load_match(match)
+    assert data is not None and data.log == [(0, {"type": "draw_stock"})]

@@ -215,24 +215,16 @@ class Store:
             )
         return data
 
-    def append_action(self, match_id: str, index: int, seat: int, action: Any) -> None:
-        """Write one accepted action at its index of the log (committed on return)."""
-        self.commit_staged()
+    def stage_action(self, match_id: str, index: int, seat: int, action: Any) -> None:
+        """Write one accepted action into the open batch of the action log; it is durable
+        once ``commit_staged`` returns (any other use of the database commits it first).
+        Without a SQLite file the action is committed at once."""
         if self._log is None:
             with self.engine.begin() as conn:
                 conn.execute(
                     insert(ActionRow),
                     {"match_id": match_id, "index": index, "seat": seat, "action": action},
                 )
-            return
-        self._log.execute(_APPEND, (match_id, index, seat, json.dumps(action)))
-
-    def stage_action(self, match_id: str, index: int, seat: int, action: Any) -> None:
-        """Write one accepted action into the open batch of the action log; it is durable
-        once ``commit_staged`` returns (any other use of the database commits it first).
-        Without a SQLite file the action is committed at once."""
-        if self._log is None:
-            self.append_action(match_id, index, seat, action)
             return
         if not self._staged:
             self._log.execute("BEGIN")

@@ -61,3 +61,16 @@ def test_remi_plays_its_specs_expiry_action() -> None:
         expected = state.expiry_action(seat)  # type: ignore[attr-defined]
         assert default_action("remi", state, seat, rng) == expected
         state.apply(seat, expected)
+
+
+def test_tile_rummy_with_its_turn_timer_plays_the_specs_timeout() -> None:
+    game = find_game("tile-rummy")
+    timed = game.new_state(game.options({"turn_timer": 60}), 4, b"\x03" * 32)
+    (seat,) = timed.to_act()
+    assert default_action("tile-rummy", timed, seat, random.Random(3)).to_json() == {
+        "type": "timeout"
+    }
+    untimed = game.new_state(game.options({}), 4, b"\x03" * 32)
+    assert default_action("tile-rummy", untimed, seat, random.Random(3)).to_json() == {
+        "type": "draw"
+    }

@@ -2,10 +2,11 @@
 a person whose clock ran out.
 
 The default action judges nothing: it picks among the actions the engine lists, the safest
-move as the specs describe it. A game whose spec defines what a timed-out turn does (remi's
-``expiry_action``) decides itself. Otherwise: pass when a pass is listed (a claim window);
-draw from the wall when a draw is listed; then discard the tile just drawn; and where none of
-these fits, the game's greedy (or random) bot picks.
+move as the specs describe it. A game whose spec defines what a timed-out turn does decides
+itself (``expiry_action``: remi always, tile-rummy with its ``turn_timer`` option).
+Otherwise: pass when a pass is listed (a claim window); draw from the wall when a draw is
+listed; then discard the tile just drawn; and where none of these fits, the game's greedy (or
+random) bot picks.
 """
 
 from __future__ import annotations
@@ -69,9 +70,9 @@ def default_action(
     """Return the action a seat whose clock ran out plays (see the module docstring);
     ``drawn`` is the token of the tile it has just drawn, if any."""
     expiry = getattr(state, "expiry_action", None)
-    if callable(expiry):
-        action: Action = expiry(seat)
-        return action
+    decided: Action | None = expiry(seat) if callable(expiry) else None
+    if decided is not None:
+        return decided
     legal = state.legal_actions(seat)
     kinds = [_json_of(a) for a in legal]
     for wanted in (PASS_LIKE, DRAW_LIKE):

@@ -112,6 +112,12 @@ class TileRummyState:
             return tuple(self.totals)
         return tuple(self.round_wins)
 
+    def expiry_action(self, seat: int) -> Timeout | None:
+        """Return the action the table plays when ``seat``'s turn clock runs out: ``Timeout``
+        (T-D18: the engine completes the turn, the next one is skipped) when the match has
+        the option ``turn_timer``, else None (the table's own default move applies)."""
+        return Timeout() if self.options.turn_timer and seat == self.turn else None
+
     def observation(self, viewer: int | None) -> dict[str, JSON]:
         """Return what ``viewer`` may know (None: a spectator); see ``view.observation``."""
         return view.observation(self, viewer)

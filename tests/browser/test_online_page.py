@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 
+from meldhall.store.lobby import LobbyStore
 from tests.browser.conftest import ROOT, Server, shot
 from tests.browser.players import okey
 from tests.browser.test_i18n import UNTRANSLATED
@@ -294,3 +295,18 @@ def test_every_catalog_has_the_online_keys() -> None:
         assert set(catalog) == set(english), lang
         same = [k for k in english if k.startswith("online.") and catalog[k] == english[k]]
         assert set(same) <= {"online.person", "online.seconds", "online.their_time"}, same
+
+
+def test_the_records_page_lists_the_guests_online_matches(guests: Guest, server: Server) -> None:
+    page = guests(OTHER)
+    cookie = next(c for c in page.context.cookies() if c["name"] == "meldhall_session")
+    assert cookie["httpOnly"]
+    rows = [(0, EVIL, EVIL, -4, 2), (2, cookie["value"], OTHER, 9, 1)]
+    LobbyStore(server.store()).add_results("online-records-test", "okey", rows)
+    page.goto(f"{server.url}/records")
+    page.wait_for_selector("#online-results")
+    row = page.inner_text("#online-results tbody tr")
+    assert OTHER in row and EVIL in row
+    assert page.locator("#online-results strong").inner_text() == f"{OTHER} 9"
+    assert page.locator("#online-results img, #online-results b").count() == 0
+    shot(page, "online-records")

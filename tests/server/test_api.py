@@ -71,3 +71,22 @@ def test_an_unfinished_match_keeps_its_secret(client: TestClient) -> None:
 def test_clean_name() -> None:
     assert clean_name("  Ada\nLovelace  ") == "AdaLovelace"
     assert len(clean_name("x" * 100)) == 32
+
+
+def test_records_list_the_guests_online_matches(client: TestClient) -> None:
+    assert client.post("/api/guest", json={"name": "Ann"}).status_code == 200
+    guest = client.cookies.get("meldhall_session")
+    assert guest
+    lobby_store = client.app.state.manager.lobby_store  # type: ignore[attr-defined]
+    rows = [(0, guest, "Ann", 12, 1), (2, "someone else", "<b>Bo</b>", -3, 2)]
+    lobby_store.add_results("m-online", "okey", rows)
+    online = client.get("/api/records").json()["online"]
+    assert [(m["match"], m["game"], m["seat"], m["score"], m["rank"]) for m in online] == [
+        ("m-online", "okey", 0, 12, 1)
+    ]
+    assert online[0]["people"] == [
+        {"seat": 0, "name": "Ann", "score": 12, "rank": 1},
+        {"seat": 2, "name": "<b>Bo</b>", "score": -3, "rank": 2},
+    ]
+    client.cookies.clear()
+    assert client.get("/api/records").json()["online"] == []

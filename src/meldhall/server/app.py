@@ -22,7 +22,7 @@ from meldhall.core.engine import Game
 from meldhall.core.fairness import match_seed, verify
 from meldhall.core.replay import log_from_json, replay
 from meldhall.server.games import available_games, games_json
-from meldhall.server.lobby import Lobby, clean_name, guest_cookie, websocket_endpoint
+from meldhall.server.lobby import COOKIE, Lobby, clean_name, guest_cookie, websocket_endpoint
 from meldhall.server.memory import settle_memory
 from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.store.repository import Store, best_per_game
@@ -77,15 +77,20 @@ async def api_schema(request: Request) -> JSONResponse:
 
 
 async def api_records(request: Request) -> JSONResponse:
+    """Return the solo records of the session ``token`` (its best per game, all its finished
+    matches), the public records, and the online matches of the browser's guest session."""
     store: Store = request.app.state.store
     token = request.query_params.get("token", "")
     mine = store.records_of(token) if token else []
     best = best_per_game(mine)
+    guest = request.cookies.get(COOKIE, "")
+    online = request.app.state.manager.lobby_store.results_for(guest) if guest else []
     return JSONResponse(
         {
             "best": {g: _record_json(r) for g, r in best.items()},
             "mine": [_record_json(r) for r in mine],
             "public": [_record_json(r, public=True) for r in store.public_records()],
+            "online": online,
         }
     )
 
@@ -194,7 +199,7 @@ async def api_guest(request: Request) -> JSONResponse:
     cookie that the WebSocket's hello uses."""
     store: Store = request.app.state.store
     body = await _json_body(request)
-    info = store.session(request.cookies.get("meldhall_session"))
+    info = store.session(request.cookies.get(COOKIE))
     response = JSONResponse({"name": clean_name(body.get("name", ""))})
     response.set_cookie(**guest_cookie(info.token))
     return response

@@ -124,17 +124,38 @@ class LobbyStore:
                         )
                     )
 
-    def results_of(self, match_id: str) -> list[dict[str, Any]]:
-        """Return the stored results of an online match by seat."""
+    def results_for(self, session: str, limit: int = 100) -> list[dict[str, Any]]:
+        """Return a session's finished online matches, newest first: game, when, its own seat,
+        score and place, and every person's name, score and place by seat."""
         with self._sessions() as db:
-            rows = db.scalars(
+            own = db.scalars(
                 select(OnlineResultRow)
-                .where(OnlineResultRow.match_id == match_id)
+                .where(OnlineResultRow.session == session)
+                .order_by(OnlineResultRow.finished.desc())
+                .limit(limit)
+            ).all()
+            everyone = db.scalars(
+                select(OnlineResultRow)
+                .where(OnlineResultRow.match_id.in_([r.match_id for r in own]))
                 .order_by(OnlineResultRow.seat)
             ).all()
-            return [
-                {"seat": r.seat, "name": r.name, "score": r.score, "rank": r.rank} for r in rows
-            ]
+        people: dict[str, list[dict[str, Any]]] = {}
+        for r in everyone:
+            people.setdefault(r.match_id, []).append(
+                {"seat": r.seat, "name": r.name, "score": r.score, "rank": r.rank}
+            )
+        return [
+            {
+                "match": r.match_id,
+                "game": r.game,
+                "finished": r.finished.isoformat(),
+                "seat": r.seat,
+                "score": r.score,
+                "rank": r.rank,
+                "people": people.get(r.match_id, []),
+            }
+            for r in own
+        ]
 
 
 def _data(row: LobbyRow) -> LobbyData:

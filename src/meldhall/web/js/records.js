@@ -1,5 +1,5 @@
-// The records page: the player's best result per game and every finished solo match, then the
-// public records table. Names are always set as text, never as HTML.
+// The records page: the player's best result per game and every finished solo match, the
+// online matches of this browser's guest, then the public records table. Names are always set as text, never as HTML.
 import { boot, getJSON, gameKey, token } from './page.js';
 import { el, fmt } from './i18n.js';
 
@@ -22,6 +22,24 @@ function table(rows, withName) {
   return t;
 }
 
+/** Return the table of the guest's online matches: game, every person's score (own in bold),
+ * own place and date. */
+function onlineTable(rows) {
+  const t = el('table', { cls: 'list', attrs: { id: 'online-results' } });
+  t.append(el('thead', {}, el('tr', {}, el('th', { key: 'records.game' }), el('th', { key: 'records.players' }), el('th', { key: 'records.place' }), el('th', { key: 'records.date' }))));
+  const body = el('tbody');
+  for (const r of rows) {
+    const people = el('td');
+    r.people.forEach((p, i) => {
+      if (i) people.append(', ');
+      people.append(el(p.seat === r.seat ? 'strong' : 'span', { raw: `${p.name} ${fmt(p.score)}` }));
+    });
+    body.append(el('tr', {}, el('td', { key: gameKey(r.game) }), people, el('td', { raw: r.rank }), el('td', { raw: new Date(r.finished).toLocaleDateString() })));
+  }
+  t.append(body);
+  return t;
+}
+
 const best = Object.values(data.best);
 page.replaceChildren(
   el('h1', { key: 'records.title' }),
@@ -30,6 +48,8 @@ page.replaceChildren(
   best.length ? table(best, false) : el('p', { key: 'records.none' }),
   el('h2', { key: 'records.mine' }),
   data.mine.length ? table(data.mine, false) : el('p', { key: 'records.none' }),
+  el('h2', { key: 'records.online' }),
+  data.online.length ? onlineTable(data.online) : el('p', { key: 'records.online_none' }),
   el('h2', { key: 'records.public' }),
   data.public.length ? table(data.public, true) : el('p', { key: 'records.none_public' }),
 );

@@ -5,6 +5,7 @@ or a cut connection gives the seat back. A private table is reached by its invit
 
 from __future__ import annotations
 
+import asyncio
 import json
 import time
 from collections.abc import Callable, Iterator
@@ -16,6 +17,7 @@ from meldhall.store.lobby import LobbyStore
 from tests.browser.conftest import ROOT, Server, shot
 from tests.browser.players import okey
 from tests.browser.test_i18n import UNTRANSLATED
+from tests.server.online_client import Client, bounded, run
 
 pytestmark = pytest.mark.browser
 
@@ -310,3 +312,50 @@ def test_the_records_page_lists_the_guests_online_matches(guests: Guest, server:
     assert page.locator("#online-results strong").inner_text() == f"{OTHER} 9"
     assert page.locator("#online-results img, #online-results b").count() == 0
     shot(page, "online-records")
+
+
+def test_play_again_after_an_online_match(guests: Guest, server: Server) -> None:
+    host, other = guests("Ann"), guests("Bob")
+    host.select_option("#create-game", "sichuan")  # one hand is the whole match
+    host.click("#create-table")
+    host.wait_for_selector("#waiting")
+    table_id = str(host.get_attribute("#waiting", "data-table"))
+    other.goto(f"{server.url}/online?table={table_id}")
+    host.wait_for_function("document.querySelectorAll('#people .person-name').length === 2")
+    host.click("#begin-table")
+    for page in (host, other):
+        page.wait_for_selector(".rack .piece", timeout=15_000)
+
+    # the two people finish the match quickly from a second connection of their own sessions
+    tokens = [
+        next(c["value"] for c in page.context.cookies() if c["name"] == "meldhall_session")
+        for page in (host, other)
+    ]
+
+    async def finish() -> None:
+        players = []
+        for i, token in enumerate(tokens):
+            client = Client(f"ws://127.0.0.1:{server.port}/ws")
+            client.token = token
+            await client.connect()
+            await client.join(table_id)
+            await client.until("state")
+            players.append(client.play(rounds=99, seed=i))
+        await asyncio.gather(*players)
+
+    run(bounded(finish(), 90))
+    for page in (host, other):
+        page.wait_for_selector("#match-over #rematch", timeout=15_000)
+    host.click("#match-over #rematch")
+    host.wait_for_selector("#waiting", timeout=10_000)
+    new_table = str(host.get_attribute("#waiting", "data-table"))
+    assert new_table != table_id
+    other.wait_for_function(
+        "k => document.querySelector('#match-over #rematch')?.textContent === k",
+        arg=json.loads((CATALOGS / "en.json").read_text())["online.rematch_join"],
+    )
+    other.click("#match-over #rematch")
+    other.wait_for_selector("#waiting")
+    host.wait_for_function("document.querySelectorAll('#people .person-name').length === 2")
+    assert host.locator("#people .person-name").all_inner_texts() == ["Ann", "Bob"]
+    assert host.locator("#begin-table").count() == 1 and other.locator("#begin-table").count() == 0

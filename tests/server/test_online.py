@@ -284,3 +284,33 @@ def test_tables_in_play_are_listed_to_watch(server: ServerProcess) -> None:
             await c.close()
 
     run(bounded(main(), 30))
+
+
+def test_a_rematch_seats_the_same_people_at_a_new_table(server: ServerProcess) -> None:
+    async def main() -> None:
+        old, (a, b) = await seat_table(server, "sichuan", 2)  # one hand is the whole match
+        await a.send({"type": "rematch"})
+        assert (await a.until("rejected"))["code"] == "not_over"
+        await asyncio.gather(a.play(rounds=99, seed=1), b.play(rounds=99, seed=2))
+        assert a.over is not None and b.over is not None
+        await a.send({"type": "rematch"})
+        offer = await b.until("rematch")
+        assert offer["name"] == "p0" and offer["seat"] == 0 and offer["table"] != old
+        mine = await a.until("table")
+        assert mine["table"]["id"] == offer["table"] and mine["table"]["you_host"]
+        await b.send({"type": "rematch"})  # the second asker joins the same table
+        joined = await b.until("table")
+        assert joined["table"]["id"] == offer["table"] and joined["table"]["people"] == [
+            "p0",
+            "p1",
+        ]
+        await a.send({"type": "begin"})
+        a.match = b.match = None
+        while a.match is None or b.match is None:
+            await asyncio.gather(a.until("match"), b.until("match"))
+        assert (a.match["seat"], b.match["seat"]) == (0, 2)
+        assert a.match["table"] == offer["table"]
+        for c in (a, b):
+            await c.close()
+
+    run(bounded(main(), 60))

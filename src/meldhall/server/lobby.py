@@ -83,6 +83,8 @@ class Lobby:
         self.manager = manager
         self.store = manager.lobby_store
         self.tables: dict[str, Waiting] = {}
+        self.rematches: dict[str, str] = {}
+        """The waiting table opened for the next match of a finished one, by lobby id."""
 
     async def restore(self) -> None:
         """Reload the lobby after a restart: waiting tables wait again, matches in play are
@@ -261,6 +263,32 @@ class Lobby:
             if not conn.closed:  # a person whose place was held sits on return
                 await conn.sit(waiting, None)
 
+    async def rematch(self, conn: OnlineConnection, table: OnlineTable) -> Waiting:
+        """Return the waiting table of the next match of a finished online match: the one
+        another person of that match opened (``conn`` joins it), or a new one with the same
+        game, options and table options, ``conn`` its host, which everyone at the finished
+        table hears of (a ``rematch`` message)."""
+        assert conn.seat is not None
+        name = clean_name(table.data.players[conn.seat].get("name", ""))
+        message: dict[str, Any] = {
+            "type": "rematch",
+            "match": table.id,
+            "seat": conn.seat,
+            "name": name,
+        }
+        waiting = self.tables.get(self.rematches.get(table.lobby.id, ""))
+        if waiting is not None and waiting.data.status == "waiting":
+            await self.join(conn, waiting.data.id, name)
+            conn.out.put_nowait({**message, "table": waiting.data.id})
+            return waiting
+        old = table.lobby
+        waiting = self.create(
+            conn, old.game, dict(old.options), dict(old.settings), old.public, name
+        )
+        self.rematches[old.id] = waiting.data.id
+        table.send_all({**message, "table": waiting.data.id})
+        return waiting
+
     async def watch(self, conn: OnlineConnection, table_id: str) -> OnlineTable:
         """Return the table a spectator watches (public information only)."""
         waiting = self._find(table_id)
@@ -367,6 +395,15 @@ class OnlineConnection(Connection):
         if self.waiting is None:
             raise Rejected("no_table", "join a table first")
         self.lobby.begin(self, self.waiting.data.id)
+
+    async def _on_rematch(self, message: dict[str, Any]) -> None:
+        table = self.table
+        if not isinstance(table, OnlineTable) or self.seat is None:
+            raise Rejected("no_table", "only a person of a finished online match asks for that")
+        if not table.over:
+            raise Rejected("not_over", "the match is still being played")
+        self.waiting = await self.lobby.rematch(self, table)
+        self._leave_table()
 
     async def _on_watch(self, message: dict[str, Any]) -> None:
         table = await self.lobby.watch(self, message["table"])

@@ -51,6 +51,7 @@ CLIENT: dict[str, Schema] = {
     "leave": _message("leave", {}, {}),
     "begin": _message("begin", {}, {}),
     "watch": _message("watch", {"table": _ID}, {}),
+    "rematch": _message("rematch", {}, {}),
 }
 
 _SEAT: Schema = {"type": ["integer", "null"], "minimum": 0}
@@ -119,6 +120,9 @@ SERVER: dict[str, Schema] = {
             "paused": {"type": "boolean"},
         },
         {},
+    ),
+    "rematch": _message(
+        "rematch", {"match": _ID, "table": _ID, "seat": _INT, "name": {"type": "string"}}, {}
     ),
     "notice": _message("notice", {"match": _ID, "kind": {"type": "string"}, "seat": _INT}, {}),
     "match_over": _message(

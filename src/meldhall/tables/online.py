@@ -103,15 +103,16 @@ class OnlineTable(Table):
         """Return the ``match`` message (see ``Table.match_json``) with the lobby table's id."""
         return {**super().match_json(seat), "table": self.lobby.id}
 
-    def _send_all(self, message: dict[str, JSON]) -> None:
+    def send_all(self, message: dict[str, JSON]) -> None:
+        """Queue one message for every listener of the table."""
         for listener in list(self.listeners):
             listener.queue.put_nowait(message)
 
     def _notice(self, kind: str, seat: int) -> None:
-        self._send_all({"type": "notice", "match": self.id, "kind": kind, "seat": seat})
+        self.send_all({"type": "notice", "match": self.id, "kind": kind, "seat": seat})
 
     def _send_players(self) -> None:
-        self._send_all({"type": "players", "match": self.id, "players": self.players_json()})
+        self.send_all({"type": "players", "match": self.id, "players": self.players_json()})
 
     def attach(self, seat: int | None, queue: Sink, since: int | None = None) -> Listener:
         """Return a listener (see ``Table.attach``); a person coming back reclaims the seat
@@ -165,7 +166,7 @@ class OnlineTable(Table):
         """Wake the computers and set the clock after a change that sent no state (a seat
         taken over or reclaimed): everyone hears of a changed clock."""
         if self._arm_clock():
-            self._send_all(self._clock_json())
+            self.send_all(self._clock_json())
         self._wake_bots()
 
     def send_states(self) -> None:
@@ -176,7 +177,7 @@ class OnlineTable(Table):
             self.rounds.extend(e.for_viewer(None) for e in events if e.kind == "hand_over")
         self._scored = self.version
         if len(self.rounds) != rounds:
-            self._send_all(self.scores_json())
+            self.send_all(self.scores_json())
         self._arm_clock()
         super().send_states()
         self._wake_bots()

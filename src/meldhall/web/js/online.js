@@ -29,6 +29,7 @@ let startsAt = null;
 let table = null;
 let scores = null;
 let clock = null;
+let rematch = null;
 let chain = Promise.resolve();
 
 const lobby = buildLobby();
@@ -80,6 +81,7 @@ async function onMessage(m) {
   else if (m.type === 'clock') onClock(m);
   else if (m.type === 'notice') onNotice(m);
   else if (m.type === 'match_over') onOver(m);
+  else if (m.type === 'rematch') onRematch(m);
   else if (m.type === 'rejected') onRejected(m);
 }
 
@@ -194,9 +196,33 @@ function onNotice(m) {
 function onOver(m) {
   table.over = m;
   clock = null;
+  showOver();
+}
+
+/** Show the match result: a person may play again (open the next match's table, or join the
+ * one another person opened); everyone may go back to the lobby. */
+function showOver() {
   closeDialog();
-  const back = button('online.back', () => location.assign('/online'), { cls: 'primary', attrs: { id: 'back-to-lobby' } });
-  dialog({ titleKey: 'over.title', body: table.resultParts(m), buttons: [back], id: 'match-over', cls: 'wide' });
+  const buttons = [button('online.back', () => location.assign('/online'), { cls: rematch ? '' : 'primary', attrs: { id: 'back-to-lobby' } })];
+  if (!table.ctx.spectator) {
+    const again = rematch
+      ? button('online.rematch_join', () => location.assign(inviteLink(rematch.table)), { cls: 'primary', attrs: { id: 'rematch' } })
+      : button('online.rematch', () => net.send({ type: 'rematch' }), { attrs: { id: 'rematch' } });
+    buttons.unshift(again);
+  }
+  dialog({ titleKey: 'over.title', body: table.resultParts(table.over), buttons, id: 'match-over', cls: 'wide' });
+}
+
+/** Take a `rematch` message: the asker goes to the new table; the others are offered it. */
+function onRematch(m) {
+  if (!table || table.ctx.spectator) return;
+  if (m.seat === table.ctx.seat) {
+    location.assign(inviteLink(m.table));
+    return;
+  }
+  rematch = m;
+  toast(el('span', { key: 'online.rematch_offer', vars: { name: m.name } }));
+  if (table.over) showOver();
 }
 
 // ---------------------------------------------------------------- lobby

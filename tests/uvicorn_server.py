@@ -10,9 +10,13 @@ import urllib.request
 from pathlib import Path
 
 
-def start_uvicorn(port: int, data_dir: Path, bot_delay: str) -> subprocess.Popen[bytes]:
-    """Return the uvicorn process serving meldhall on 127.0.0.1:``port`` once it answers."""
+def start_uvicorn(
+    port: int, data_dir: Path, bot_delay: str, extra_env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    """Return the uvicorn process serving meldhall on 127.0.0.1:``port`` once it answers
+    (``extra_env``: more MELDHALL_* settings)."""
     env = dict(os.environ, MELDHALL_DATA=str(data_dir), MELDHALL_BOT_DELAY=bot_delay)
+    env.update(extra_env or {})
     proc = subprocess.Popen(
         [
             sys.executable,

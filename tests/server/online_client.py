@@ -42,16 +42,19 @@ def free_port() -> int:
 class ServerProcess:
     """meldhall under uvicorn on 127.0.0.1; it can be killed (SIGKILL) and started again."""
 
-    def __init__(self, data_dir: Path, bot_delay: float = 0.0) -> None:
+    def __init__(
+        self, data_dir: Path, bot_delay: float = 0.0, keep_finished: float | None = None
+    ) -> None:
         self.data_dir = data_dir
         self.bot_delay = bot_delay
+        self.env = {} if keep_finished is None else {"MELDHALL_KEEP_FINISHED": str(keep_finished)}
         self.port = free_port()
         self.url = f"ws://127.0.0.1:{self.port}/ws"
         self.http = f"http://127.0.0.1:{self.port}"
         self.proc: subprocess.Popen[bytes] | None = None
 
     def start(self) -> None:
-        self.proc = start_uvicorn(self.port, self.data_dir, str(self.bot_delay))
+        self.proc = start_uvicorn(self.port, self.data_dir, str(self.bot_delay), self.env)
 
     def kill(self) -> None:
         """Kill the server at once (SIGKILL): no shutdown code runs."""

@@ -8,6 +8,7 @@ import asyncio
 import json
 import urllib.request
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -314,3 +315,29 @@ def test_a_rematch_seats_the_same_people_at_a_new_table(server: ServerProcess) -
             await c.close()
 
     run(bounded(main(), 60))
+
+
+def test_a_finished_table_is_unloaded_after_a_while(tmp_path: Path) -> None:
+    srv = ServerProcess(tmp_path, keep_finished=0.5)
+    srv.start()
+
+    async def main() -> None:
+        table, (a, b) = await seat_table(srv, "sichuan", 2)
+        match = a.match["match"] if a.match else ""
+        await asyncio.gather(a.play(rounds=99, seed=1), b.play(rounds=99, seed=2))
+        await a.close()
+        await a.connect()
+        await a.join(table)  # right after the end: the result again
+        assert (await a.until("match_over"))["match"] == match
+        await asyncio.sleep(1.0)  # unloaded: the lobby forgot the table, the store did not
+        await a.send({"type": "join", "table": table})
+        assert (await a.until("rejected"))["code"] == "no_table"
+        await a.send({"type": "resume", "match": match})
+        assert (await a.until("match_over"))["match"] == match
+        for c in (a, b):
+            await c.close()
+
+    try:
+        run(bounded(main(), 60))
+    finally:
+        srv.stop()

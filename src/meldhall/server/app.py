@@ -26,6 +26,7 @@ from meldhall.server.lobby import COOKIE, Lobby, clean_name, guest_cookie, webso
 from meldhall.server.memory import settle_memory
 from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.store.repository import Store, best_per_game
+from meldhall.tables.manager import KEEP_FINISHED_SECONDS
 from meldhall.tables.online import OnlineManager
 
 WEB = Path(__file__).resolve().parent.parent / "web"
@@ -214,10 +215,12 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
     """Return the web app, keeping its database under ``data_dir`` (created on first run).
 
     ``bot_delay`` is the pause before each computer move, in seconds (default 0.8, or the
-    environment variable MELDHALL_BOT_DELAY; tests set it low)."""
+    environment variable MELDHALL_BOT_DELAY; tests set it low). A finished match stays loaded
+    for MELDHALL_KEEP_FINISHED seconds (default 600)."""
     delay = bot_delay if bot_delay is not None else float(os.environ.get("MELDHALL_BOT_DELAY", 0.8))
+    keep = float(os.environ.get("MELDHALL_KEEP_FINISHED", KEEP_FINISHED_SECONDS))
     store = Store.in_dir(data_dir)
-    manager = OnlineManager(store, bot_delay=delay)
+    manager = OnlineManager(store, bot_delay=delay, keep_finished=keep)
     lobby = Lobby(manager)
 
     @contextlib.asynccontextmanager

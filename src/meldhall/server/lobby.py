@@ -85,6 +85,14 @@ class Lobby:
         self.tables: dict[str, Waiting] = {}
         self.rematches: dict[str, str] = {}
         """The waiting table opened for the next match of a finished one, by lobby id."""
+        manager.unloaded.append(self.forget)
+
+    def forget(self, match_id: str) -> None:
+        """Drop the lobby table of a finished match once its table is unloaded."""
+        for table_id, waiting in list(self.tables.items()):
+            if waiting.data.match_id == match_id and waiting.data.status != "playing":
+                del self.tables[table_id]
+                self.rematches.pop(table_id, None)
 
     async def restore(self) -> None:
         """Reload the lobby after a restart: waiting tables wait again, matches in play are
@@ -155,7 +163,7 @@ class Lobby:
         token = conn.token
         assert token is not None
         seated = any(p["session"] == token for p in waiting.data.people)
-        if waiting.data.status == "playing":
+        if waiting.data.status in ("playing", "over"):  # a seat back, or the result
             if not seated:
                 raise Rejected("table_started", "this table is playing; watch it instead")
             conn.out.put_nowait({"type": "table", "table": waiting.json(token)})
@@ -259,7 +267,9 @@ class Lobby:
         waiting.starts_at = None
         self.manager.register(data)
         self._tell(waiting)
-        for conn in list(waiting.members.values()):
+        members = list(waiting.members.values())
+        waiting.members.clear()  # from now on the match's table speaks to them
+        for conn in members:
             if not conn.closed:  # a person whose place was held sits on return
                 await conn.sit(waiting, None)
 

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+from collections.abc import Callable
 from typing import Any
 
 from meldhall.bots.base import strongest_bot_name
@@ -15,11 +16,22 @@ from meldhall.tables.table import Table
 log = logging.getLogger(__name__)
 
 
-class TableManager:
-    """Owns every loaded table; a table is loaded (replayed) the first time it is needed."""
+KEEP_FINISHED_SECONDS = 600.0
+"""How long a finished match stays loaded (its people read the result, reconnect); later a
+request for it replays it from the store again."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.8) -> None:
+
+class TableManager:
+    """Owns every loaded table; a table is loaded (replayed) the first time it is needed and
+    unloaded ``keep_finished`` seconds after its match ends."""
+
+    def __init__(
+        self, store: Store, *, bot_delay: float = 0.8, keep_finished: float = KEEP_FINISHED_SECONDS
+    ) -> None:
         self.store = store
+        self.keep_finished = keep_finished
+        self.unloaded: list[Callable[[str], None]] = []
+        """Called with the match id of every finished table unloaded."""
         self.commits = GroupCommit(store)
         """One group commit for every table of the server."""
         self.bot_delay = bot_delay
@@ -35,9 +47,14 @@ class TableManager:
             data = self.store.load_match(match_id)
             if data is None:
                 return None
-            table = Table(self.store, data, bot_delay=self.bot_delay, commits=self.commits)
-            self.tables[match_id] = table
-            table.start()
+            table = Table(
+                self.store,
+                data,
+                bot_delay=self.bot_delay,
+                commits=self.commits,
+                on_finish=self.finished,
+            )
+            self._loaded(table)
             return table
 
     async def start_solo(
@@ -69,6 +86,26 @@ class TableManager:
         if table is not None:
             await table.stop()
         self.store.finish_match(match_id, {}, status="abandoned")
+
+    def _loaded(self, table: Table) -> None:
+        """Keep a table just loaded and start it (a finished one is unloaded again later)."""
+        self.tables[table.id] = table
+        table.start()
+        if table.over:
+            self.finished(table)
+
+    def finished(self, table: Table) -> None:
+        """Unload a table ``keep_finished`` seconds after its match ended."""
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.keep_finished, lambda: loop.create_task(self._unload(table)))
+
+    async def _unload(self, table: Table) -> None:
+        if self.tables.get(table.id) is not table:
+            return
+        del self.tables[table.id]
+        await table.stop()
+        for hook in self.unloaded:
+            hook(table.id)
 
     async def close(self) -> None:
         """Store what is staged and stop every table's bots (server shutdown)."""

@@ -22,7 +22,7 @@ from meldhall.store.lobby import LobbyData, LobbyStore
 from meldhall.store.repository import MatchData, Store
 from meldhall.tables.clock import DRAW_LIKE, default_action, drawn_piece, table_settings
 from meldhall.tables.commits import GroupCommit
-from meldhall.tables.manager import TableManager
+from meldhall.tables.manager import KEEP_FINISHED_SECONDS, TableManager
 from meldhall.tables.table import Listener, Rejected, Sink, Table
 
 
@@ -384,8 +384,10 @@ class OnlineManager(TableManager):
     """The solo manager plus online tables: a match started from a lobby table is loaded as an
     ``OnlineTable``; ``restore`` reloads every online match in play after a restart."""
 
-    def __init__(self, store: Store, *, bot_delay: float = 0.8) -> None:
-        super().__init__(store, bot_delay=bot_delay)
+    def __init__(
+        self, store: Store, *, bot_delay: float = 0.8, keep_finished: float = KEEP_FINISHED_SECONDS
+    ) -> None:
+        super().__init__(store, bot_delay=bot_delay, keep_finished=keep_finished)
         self.lobby_store = LobbyStore(store)
         self.online: dict[str, LobbyData] = {}
         """Lobby tables in play, by match id."""
@@ -414,7 +416,7 @@ class OnlineManager(TableManager):
                 self.lobby_store,
                 bot_delay=self.bot_delay,
                 commits=self.commits,
+                on_finish=self.finished,
             )
-            self.tables[match_id] = table
-            table.start()
+            self._loaded(table)
             return table

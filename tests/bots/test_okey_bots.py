@@ -6,14 +6,15 @@ from __future__ import annotations
 import random
 from pathlib import Path
 
-from meldhall.bots.base import make_bot
-from meldhall.bots.okey import BOTS, GreedyOkeyBot, RandomOkeyBot
+from meldhall.bots.base import make_bot, strongest_bot_name
+from meldhall.bots.okey import BOTS, GreedyOkeyBot, RandomOkeyBot, StrongOkeyBot, distance
 from meldhall.core.registry import find_game
 from meldhall.core.rng import seed_from_text
 from meldhall.games.okey import GAME
 from meldhall.games.okey.actions import DRAW, SHOW, TAKE, Discard, DiscardWin
 from meldhall.games.okey.explicit import explicit_options
 from meldhall.games.okey.faces import OKEY_TILE_IDS
+from meldhall.games.okey.hand import HandRules
 from meldhall.games.okey.state import OkeyState
 from meldhall.simulate import play_match
 
@@ -33,8 +34,9 @@ def choose(bot: object, state: OkeyState, seat: int) -> object:
 
 
 def test_okey_bots_registered() -> None:
-    assert set(BOTS) >= {"random", "greedy"}
+    assert set(BOTS) >= {"random", "greedy", "strong"}
     assert isinstance(make_bot("okey", "greedy"), GreedyOkeyBot)
+    assert strongest_bot_name("okey") == "strong"
 
 
 def test_okey_bots_see_only_the_observation() -> None:
@@ -44,7 +46,7 @@ def test_okey_bots_see_only_the_observation() -> None:
 
 def test_okey_bots_always_choose_a_listed_action() -> None:
     game = find_game("okey")
-    for name in ("random", "greedy"):
+    for name in ("random", "greedy", "strong"):
         bots = [make_bot("okey", name) for _ in range(4)]
         run = play_match(game, bots, seed_from_text(f"bots-{name}"), check=True)
         assert run.outcome is not None
@@ -52,13 +54,13 @@ def test_okey_bots_always_choose_a_listed_action() -> None:
 
 def test_okey_bots_show_the_indicator_twin() -> None:
     state = state_of(explicit_options("B8a", {0: "B8b"}))
-    for bot in (RandomOkeyBot(), GreedyOkeyBot()):
+    for bot in (RandomOkeyBot(), GreedyOkeyBot(), StrongOkeyBot()):
         assert choose(bot, state, 0) == SHOW
 
 
 def test_okey_bots_take_a_win() -> None:
     state = state_of(explicit_options("K2a", {0: C1 + " B5a"}))
-    for bot in (RandomOkeyBot(), GreedyOkeyBot()):
+    for bot in (RandomOkeyBot(), GreedyOkeyBot(), StrongOkeyBot()):
         assert choose(bot, state, 0) == DiscardWin(OKEY_TILE_IDS["B5a"])
 
 
@@ -101,3 +103,28 @@ def test_okey_greedy_beats_random() -> None:
         for seat in run.outcome.winners:
             wins[order[seat]] += 1
     assert wins["greedy"] > wins["random"], wins
+
+
+def test_okey_distance_counts_the_exchanges_to_a_win() -> None:
+    rules = HandRules(okey=OKEY_TILE_IDS["K3a"] >> 1)
+    won = [OKEY_TILE_IDS[t] for t in C1.split()]
+    assert distance(won, rules) == 0
+    one_off = [*won[:-1], OKEY_TILE_IDS["R9a"]]  # Y7b out, R9 in: one exchange from the win
+    assert distance(one_off, rules) == 1
+
+
+def test_okey_strong_discards_the_tile_that_keeps_a_win_nearest() -> None:
+    # C1 with a stray R9: every other discard breaks a meld, R9 leaves the win
+    state = state_of(explicit_options("K2a", {0: C1 + " R9a"}))
+    action = choose(StrongOkeyBot(), state, 0)
+    assert action in (DiscardWin(OKEY_TILE_IDS["R9a"]), Discard(OKEY_TILE_IDS["R9a"]))
+
+
+def test_okey_strong_takes_only_a_discard_that_brings_it_nearer() -> None:
+    near = "R1a R2a R3a Y7a B7a K7a B10a B11a B12a Y4a Y5a Y6a R9a K11a"
+    state = state_of(explicit_options("K2a", {0: "B13a", 1: near}, dealer=3))
+    state.apply(0, Discard(OKEY_TILE_IDS["B13a"]))  # B13 ends the blue run: nearer
+    assert choose(StrongOkeyBot(), state, 1) == TAKE
+    other = state_of(explicit_options("K2a", {0: "K13b", 1: near}, dealer=3))
+    other.apply(0, Discard(OKEY_TILE_IDS["K13b"]))
+    assert choose(StrongOkeyBot(), other, 1) == DRAW

@@ -1,4 +1,5 @@
-"""Okey bots: ``random`` and ``greedy``. Both see only the observation and the legal actions.
+"""Okey bots: ``random``, ``greedy`` and ``strong``. All see only the observation and the
+legal actions.
 
 - ``random`` shows the indicator and wins whenever a listed DISCARD_WIN is a real win (when
   false claims are rejected, every listed one is), else picks uniformly among the rest.
@@ -6,6 +7,11 @@
   when it wins or joins a natural set or run, and otherwise discards the least useful tile
   by a count of its partners in the hand, never a real joker, preferring tiles the next
   player threw away (defence).
+- ``strong`` plays as ``greedy`` but measures a hand by its distance to a win (the fewest tile
+  exchanges that make it a winning hand of sets and runs, or of seven pairs, by the core
+  solver): it discards the tile that leaves the hand nearest a win (among the least useful
+  few; usefulness and defence break ties) and takes the previous discard only when that
+  brings the hand nearer a win.
 """
 
 from __future__ import annotations
@@ -14,6 +20,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from meldhall.core.engine import JSON, Action, Bot
+from meldhall.core.solver import distance_to_win
 from meldhall.games.okey.actions import (
     Discard,
     DiscardWin,
@@ -23,7 +30,13 @@ from meldhall.games.okey.actions import (
 )
 from meldhall.games.okey.discards import winning_discards
 from meldhall.games.okey.faces import OKEY_TILE_IDS, effective_faces, okey_face
-from meldhall.games.okey.hand import SETS_RUNS, SEVEN_PAIRS, HandRules, is_seven_pairs
+from meldhall.games.okey.hand import (
+    SETS_RUNS,
+    SEVEN_PAIRS,
+    HandRules,
+    is_seven_pairs,
+    meld_rules,
+)
 from meldhall.games.okey.options import PRESET
 from meldhall.games.okey.scoring import hand_points
 
@@ -212,6 +225,100 @@ class GreedyOkeyBot:
         return best[rng.randrange(len(best))]
 
 
+CANDIDATES = 6
+"""How many of the least useful tiles the strong bot measures exactly before discarding."""
+
+
+def distance(hand: Sequence[int], rules: HandRules) -> int:
+    """Return the fewest tile exchanges that make ``hand`` (14 tiles) a winning hand: sets and
+    runs by the core solver, or seven pairs when the rules allow them."""
+    counts, wild = effective_faces(list(hand), rules.okey)
+    best = distance_to_win(counts, wild, meld_rules(rules.wrap, rules.max_run))
+    if rules.seven_pairs:
+        pairs = sum(1 for n in counts if n >= 2)
+        singles = sum(1 for n in counts if n == 1)
+        matched = min(wild, singles)
+        best = min(best, max(0, 7 - pairs - matched - (wild - matched) // 2))
+    return best
+
+
+class StrongOkeyBot(GreedyOkeyBot):
+    """Plays towards the nearest win: discards and takes by the distance to a winning hand."""
+
+    def _take_or_draw(
+        self,
+        observation: Mapping[str, JSON],
+        hand: list[int],
+        rules: HandRules,
+        legal: tuple[Action, ...],
+    ) -> Action:
+        take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
+        tile = _offered(observation) if take is not None else None
+        if take is not None and tile is not None:
+            grown = [*hand, tile]
+            if winning_discards(grown, rules) or (tile < 104 and tile >> 1 == rules.okey):
+                return take
+            now = distance(hand, rules)
+            after = _nearest(grown, rules, allowed=set(hand))
+            if now > 0 and after is not None and after[0] < now:
+                return take
+        rest = [a for a in legal if not isinstance(a, (TakeDiscard, EndHand))]
+        if rest:
+            return rest[0]
+        return take if take is not None else legal[-1]
+
+    @staticmethod
+    def _discard(
+        observation: Mapping[str, JSON],
+        hand: list[int],
+        rules: HandRules,
+        discards: list[Action],
+        rng: random.Random,
+    ) -> Action:
+        listed = {a.tile: a for a in discards if isinstance(a, Discard)}
+        safe = _next_players_faces(observation)
+        found = _nearest(hand, rules, allowed=set(listed), safe=safe, rng=rng)
+        if found is None:
+            return GreedyOkeyBot._discard(observation, hand, rules, discards, rng)
+        return listed[found[1]]
+
+
+def _nearest(
+    hand: list[int],
+    rules: HandRules,
+    *,
+    allowed: set[int],
+    safe: set[int] | None = None,
+    rng: random.Random | None = None,
+) -> tuple[int, int] | None:
+    """Return (distance to a win after the discard, the tile to discard) for the best discard
+    of a 15-tile hand among its least useful few of the ``allowed`` tiles, never a real joker
+    (None when none is allowed); ties go to the least useful tile (a face the next player
+    threw away counts as less useful), then to ``rng``'s pick."""
+    scores = usefulness(hand, rules.okey, rules.wrap)
+    safe = safe or set()
+    ranked: dict[int, tuple[float, int]] = {}
+    for t in hand:
+        if t not in allowed or scores[t] >= 1000.0:
+            continue
+        face = rules.okey if t >= 104 else t >> 1
+        value = scores[t] - (0.75 if face in safe else 0.0)
+        if face not in ranked or value < ranked[face][0]:
+            ranked[face] = (value, t)
+    candidates = sorted(ranked.values())[:CANDIDATES]
+    if not candidates:
+        return None
+    best: list[tuple[int, float, int]] = []
+    for value, t in candidates:
+        rest = list(hand)
+        rest.remove(t)
+        best.append((distance(rest, rules), value, t))
+    low = min(best)[:2]
+    ties = [t for d, v, t in best if (d, v) == low]
+    tile = ties[rng.randrange(len(ties))] if rng is not None and len(ties) > 1 else ties[0]
+    return low[0], tile
+
+
 def _offered(observation: Mapping[str, JSON]) -> int | None:
     """Return the tile the viewer may take (the previous player's top discard), if any."""
     seat = observation.get("seat")
@@ -249,7 +356,19 @@ def _next_players_faces(observation: Mapping[str, JSON]) -> set[int]:
     return out
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomOkeyBot, "greedy": GreedyOkeyBot}
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomOkeyBot,
+    "greedy": GreedyOkeyBot,
+    "strong": StrongOkeyBot,
+}
 """The okey bots by name."""
 
-__all__ = ["BOTS", "SEVEN_PAIRS", "GreedyOkeyBot", "RandomOkeyBot", "usefulness"]
+__all__ = [
+    "BOTS",
+    "SEVEN_PAIRS",
+    "GreedyOkeyBot",
+    "RandomOkeyBot",
+    "StrongOkeyBot",
+    "distance",
+    "usefulness",
+]

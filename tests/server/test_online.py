@@ -262,6 +262,7 @@ def test_a_waiting_table_holds_a_reloading_persons_place(server: ServerProcess) 
         await host.connect()
         back = await host.join(table)
         assert back["table"]["people"] == ["host", "guest"] and back["table"]["you_host"]
+        assert back["table"]["host_index"] == 0
         await guest.close()  # gone for good: the place is given up after hold_seconds
         told = await host.until("table")
         assert told["table"]["people"] == ["host"] and told["table"]["you"] == 0

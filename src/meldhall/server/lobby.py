@@ -65,6 +65,10 @@ class Waiting:
             "host": next(
                 (p["name"] for p in self.data.people if p["session"] == self.data.host), None
             ),
+            "host_index": next(
+                (i for i, p in enumerate(self.data.people) if p["session"] == self.data.host),
+                None,
+            ),
             "seats": available_games()[self.data.game].default_seats,
             "status": self.data.status,
             "match": self.data.match_id,

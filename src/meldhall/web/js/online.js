@@ -343,9 +343,9 @@ function drawTables() {
 function drawWaiting() {
   const tb = waiting;
   const people = el('ul', { cls: 'people', attrs: { id: 'people' } });
-  for (const name of tb.people) {
-    people.append(el('li', {}, el('span', { cls: 'person-name', raw: name }), name === tb.host ? el('span', { cls: 'badge', key: 'online.host' }) : null));
-  }
+  tb.people.forEach((name, i) => {
+    people.append(el('li', {}, el('span', { cls: 'person-name', raw: name }), i === tb.host_index ? el('span', { cls: 'badge', key: 'online.host' }) : null));
+  });
   if (tb.you !== null) people.children[tb.you]?.classList.add('me');
   for (let i = tb.people.length; i < tb.seats; i++) people.append(el('li', { cls: 'empty', key: 'online.empty_seat' }));
   const host = tb.you_host;

@@ -31,6 +31,8 @@ RATE = 100.0
 """Messages a connection may send per second on average (environment MELDHALL_RATE)."""
 BURST = 200.0
 """Messages a connection may send at once (environment MELDHALL_BURST)."""
+LISTED = 100
+"""How many waiting tables, and how many tables in play, the lobby lists."""
 
 
 def clean_name(raw: object, fallback: str = "Guest") -> str:
@@ -108,11 +110,12 @@ class Lobby:
                 await self.manager.get(data.match_id)
 
     def listing(self) -> list[dict[str, Any]]:
-        """Return the public tables waiting for people, then those in play (to watch)."""
-        public = [w for w in self.tables.values() if w.data.public]
-        return [w.json() for w in public if w.data.status == "waiting"] + [
-            w.json() for w in public if w.data.status == "playing"
-        ]
+        """Return the public tables waiting for people, newest first, then those in play (to
+        watch), at most ``LISTED`` of each."""
+        public = [w for w in reversed(self.tables.values()) if w.data.public]
+        waiting = [w for w in public if w.data.status == "waiting"][:LISTED]
+        playing = [w for w in public if w.data.status == "playing"][:LISTED]
+        return [w.json() for w in waiting + playing]
 
     def _find(self, table_id: str) -> Waiting:
         waiting = self.tables.get(table_id)

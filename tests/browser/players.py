@@ -4,6 +4,7 @@ one move when it is the person's turn."""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from itertools import combinations
 from typing import Any
@@ -182,3 +183,31 @@ def play_until_hand_over(page: Any, move: Move, *, shot_at: int = 6, on_shot: An
         except PlaywrightTimeout:
             continue  # the move did not take: look at the table again
     raise AssertionError("the hand did not end")
+
+
+def start_with_options(page: Any, options: dict[str, Any]) -> None:
+    """Make the page's next solo ``start`` message carry these game options (an explicit deal
+    for a test); call before the page is opened. The page sends no options of its own."""
+    page.add_init_script(
+        "(() => { const options = " + json.dumps(options) + ";"
+        " const send = WebSocket.prototype.send;"
+        " WebSocket.prototype.send = function (data) {"
+        "  const m = typeof data === 'string' && data.startsWith('{') ? JSON.parse(data) : null;"
+        "  if (m && m.type === 'start') data = JSON.stringify({ ...m, options });"
+        "  return send.call(this, data); }; })();"
+    )
+
+
+def drag(page: Any, source: str, target: str, *, right: bool = False) -> None:
+    """Drag the element ``source`` with the mouse onto the element ``target`` (its centre, or
+    its right quarter), in small steps as a hand would."""
+    a = page.locator(source).bounding_box()
+    b = page.locator(target).bounding_box()
+    x0, y0 = a["x"] + a["width"] / 2, a["y"] + a["height"] / 2
+    x1 = b["x"] + b["width"] * (0.75 if right else 0.5)
+    y1 = b["y"] + b["height"] / 2
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    for step in range(1, 11):
+        page.mouse.move(x0 + (x1 - x0) * step / 10, y0 + (y1 - y0) * step / 10)
+    page.mouse.up()

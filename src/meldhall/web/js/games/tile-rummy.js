@@ -150,21 +150,102 @@ export function createView(ctx) {
   }
 
   /** Rearrange: the tiles of the marked melds (and the selected rack tiles) are laid out on
-   * a small rack; each group of adjacent tiles becomes one new meld. */
+   * a small rack; each group of adjacent tiles becomes one new meld. A tile dropped on (or
+   * selected, then clicked onto) another player's meld is fed to it; a fed tile clicked goes
+   * back. The engine's listed rearrangements are offered as one-click suggestions. */
   function rearrange(sel) {
     const tiles = [...obs.melds.filter((x) => dissolve.has(x.id)).flatMap((x) => x.tiles), ...sel];
-    const board = new Rack({ family: 'okey', rows: 2, cols: 14, storeKey: null });
+    const fed = []; // {tile, meld, end} in the order placed (the engine checks them in order)
+    const board = new Rack({ family: 'okey', rows: 2, cols: 14, storeKey: null,
+      onDrop: (tok, zone, ev) => zone.dataset.drop === 'feed' && feed([tok], Number(zone.dataset.meld), sideOf(zone, ev.clientX)) });
     board.sort('runs', tiles);
-    const go = async () => {
-      const melds = board.groups().map(meldJson);
+    const others = obs.melds.filter((x) => x.owner !== ctx.seat);
+    const targets = el('div', { cls: 'feed-targets' });
+    const send = async (action) => {
       closeDialog('rearrange');
-      const action = { type: 'rearrange', dissolve: [...dissolve], melds, feeds: [] };
       dissolve.clear();
       rack.selection.clear();
       await ctx.send(action);
     };
-    dialog({ titleKey: 'rummy.rearrange', body: [el('p', { key: 'rummy.rearrange_hint' }), board.el, el('div', { cls: 'action-bar' }, sortButtons(board, ['runs', 'groups']))],
+    const go = () => send({ type: 'rearrange', dissolve: [...dissolve], melds: board.groups().map(meldJson),
+      feeds: fed.map((f) => ({ tile: f.tile, meld: f.meld, end: f.end })) });
+
+    function feed(toks, meldId, side) {
+      const meld = others.find((x) => x.id === meldId);
+      if (!meld || !toks.length) return;
+      for (const tok of toks) fed.push({ tile: tok, meld: meldId, end: feedEnd(meld, tok, side) });
+      board.update(board.tokens().filter((x) => !toks.includes(x)));
+      drawTargets();
+    }
+
+    function unfeed(tok) {
+      const i = fed.findIndex((f) => f.tile === tok);
+      const back = fed.filter((f, j) => j >= i && f.meld === fed[i].meld); // later feeds there lean on it
+      for (const f of back) fed.splice(fed.indexOf(f), 1);
+      board.update([...board.tokens(), ...back.map((f) => f.tile)]);
+      drawTargets();
+    }
+
+    function feedEnd(meld, tok, side) {
+      if (meld.kind !== 'run') return null;
+      const mine = fed.filter((f) => f.meld === meld.id);
+      const low = meld.start - 1 - mine.filter((f) => f.end === 'low').length;
+      const high = meld.start + meld.tiles.length + mine.filter((f) => f.end === 'high').length;
+      if (isJoker(tok)) return side;
+      const n = Number(/\d+/.exec(tok)[0]);
+      const number = (p) => (p === 0 ? 13 : p === 14 ? 1 : p);
+      const fitsLow = low >= 0 && number(low) === n;
+      const fitsHigh = high <= 14 && number(high) === n;
+      if (fitsLow !== fitsHigh) return fitsLow ? 'low' : 'high';
+      return side;
+    }
+
+    function drawTargets() {
+      targets.replaceChildren(...others.map((x) => {
+        const mine = fed.filter((f) => f.meld === x.id);
+        const low = mine.filter((f) => f.end === 'low').map((f) => f.tile).reverse();
+        const high = mine.filter((f) => f.end !== 'low').map((f) => f.tile);
+        const node = meldEl('okey', x, [...low, ...x.tiles, ...high], { id: x.id, owner: x.owner, isJoker,
+          onClick: (meld, e) => feed(board.selected(), meld.id, sideOf(e.currentTarget, e.clientX)) });
+        node.dataset.drop = 'feed';
+        node.classList.add('target');
+        for (const piece of node.querySelectorAll('.piece')) {
+          if (!mine.some((f) => f.tile === piece.dataset.token)) continue;
+          piece.classList.add('fed');
+          piece.addEventListener('click', (e) => {
+            e.stopPropagation();
+            unfeed(piece.dataset.token);
+          });
+        }
+        const n = ctx.nameOf(x.owner);
+        return el('div', { cls: 'feed-target' }, el('span', { cls: 'label', key: n.key, vars: n.vars }), node);
+      }));
+    }
+
+    function suggestion(entry, i) {
+      const a = entry.json;
+      const parts = a.melds.map((m) => el('span', { cls: 'meld' }, ...m.tiles.map((tok) => pieceEl('okey', tok, { small: true, joker: isJoker(tok) }))));
+      for (const f of a.feeds) parts.push(el('span', { cls: 'meld fed' }, pieceEl('okey', f.tile, { small: true, joker: isJoker(f.tile) })));
+      const b = el('button', { cls: 'suggest', attrs: { type: 'button', 'data-suggest': i, title: entry.text } }, ...parts);
+      b.addEventListener('click', () => send(a));
+      return b;
+    }
+
+    const listed = ctx.legal((a) => a.type === 'rearrange');
+    const body = [el('p', { key: 'rummy.rearrange_hint' }), board.el, el('div', { cls: 'action-bar' }, sortButtons(board, ['runs', 'groups']))];
+    if (others.length) {
+      drawTargets();
+      body.push(el('p', { key: 'rummy.feed_hint' }), targets);
+    }
+    if (listed.length) body.push(el('p', { key: 'rummy.suggestions' }), el('div', { cls: 'suggestions' }, ...listed.map(suggestion)));
+    dialog({ titleKey: 'rummy.rearrange', body,
       buttons: [button('rummy.rearrange_go', go, { cls: 'primary', attrs: { id: 'rearrange-go' } })], id: 'rearrange', cls: 'wide rearrange' });
+  }
+
+  /** Return the end of a run a tile is meant for: the half of the meld the pointer is on. */
+  function sideOf(node, x) {
+    const box = node.getBoundingClientRect();
+    return x < box.left + box.width / 2 ? 'low' : 'high';
   }
 
   async function discard(tok) {

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import random
+from bisect import bisect_left
 from collections.abc import Callable, Mapping, Sequence
 from operator import attrgetter
 from typing import Any
@@ -42,17 +43,17 @@ from meldhall.games.okey_ladder.opening import Opening, best_from_melds, best_op
 from meldhall.games.okey_ladder.tiles import WILD, Jokers, colour_of, number_of
 
 _TILES = attrgetter("tiles")
+_KIND = attrgetter("kind")
 
 
 def _leading_melds(legal: Sequence[Any]) -> list[Meld]:
     """Return the MELD actions, which lead the canonical order of legal actions (by kind:
     runs, sets, pairs)."""
-    melds = []
-    for action in legal:
-        if type(action) is not Meld:
-            break
-        melds.append(action)
-    return melds
+    return list(legal[: bisect_left(legal, True, key=_not_meld)])
+
+
+def _not_meld(action: Any) -> bool:
+    return type(action) is not Meld
 
 
 def _of(legal: Sequence[Any], kind: type) -> list[Any]:
@@ -129,6 +130,36 @@ class OpeningGate:
         self.bounds = (bounds[0], bounds[1])
 
 
+def _most_pairs(hand: Sequence[int], eff: Sequence[int]) -> int:
+    """Return the most disjoint pairs among ``hand``: two tiles of a face, or a real joker
+    with any tile."""
+    counts: dict[int, int] = {}
+    jokers = 0
+    for t in hand:
+        f = eff[t]
+        if f == WILD:
+            jokers += 1
+        else:
+            counts[f] = counts.get(f, 0) + 1
+    pairs = singles = 0
+    for c in counts.values():
+        pairs += c >> 1
+        singles += c & 1
+    matched = min(jokers, singles)
+    return pairs + matched + (jokers - matched) // 2
+
+
+def _may_lay_all_but_one(
+    group: Sequence[Meld], pairs: bool, obs: Mapping[str, Any], eff: Sequence[int]
+) -> bool:
+    """Return False when the melds of ``group`` surely cannot lay every tile of the hand
+    but one (too few tiles in them, or too few disjoint pairs in the hand)."""
+    size = len(obs["hand"])
+    if len(set().union(*map(_TILES, group))) < size - 1:
+        return False
+    return not pairs or 2 * _most_pairs(ids(obs["hand"]), eff) >= size - 1
+
+
 def opening_plan(
     obs: Mapping[str, Any],
     legal: Sequence[Action],
@@ -146,21 +177,20 @@ def opening_plan(
     size = len(obs["hand"])
     needs = (obs["need"], obs["pairs_need"])
     bounds = gate.carried(obs, melds, jokers)
-    split = next((i for i, m in enumerate(melds) if m.kind == PAIR), len(melds))
+    split = bisect_left(melds, PAIR, key=_KIND)
     groups = (melds[:split], melds[split:])
-    one_go = [len(set().union(*map(_TILES, g))) >= size - 1 for g in groups]
-    if all(bounds[k] < needs[k] and not one_go[k] for k in (0, 1)):
-        gate.store(obs, bounds)
-        return None
     eff, okey = jokers.eff, jokers.okey
     if bounds[0] > 1 << 20:
         bounds = list(opening_bound(melds, eff, okey))
     plan = None
     for k, pairs in enumerate((False, True)):
         need = needs[k]
-        if plan is not None or (bounds[k] < need and not one_go[k]):
-            continue
         group = groups[k]
+        one_go: bool | None = None
+        if bounds[k] < need:
+            one_go = _may_lay_all_but_one(group, pairs, obs, eff)
+            if not one_go:
+                continue
         values = [meld_value(m, eff, okey) for m in group]
         tag = ("pairs", okey) if pairs else ("series",)
         best = best_from_melds(group, values, eff, tag=tag, least=need)
@@ -172,10 +202,14 @@ def opening_plan(
                 found = best_opening(ids(obs["hand"]), jokers, pairs)
                 if found.value >= need and found.placed < size:
                     plan = found
-        elif one_go[k]:
+            break
+        if one_go is None:
+            one_go = _may_lay_all_but_one(group, pairs, obs, eff)
+        if one_go:
             most = best_from_melds(group, values, eff, by_size=True, tag=tag, least=size - 1)
             if most.placed == size - 1:
                 plan = most
+                break
     gate.store(obs, bounds)
     return plan
 

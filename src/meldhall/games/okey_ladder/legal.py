@@ -15,9 +15,9 @@ choice of colours and copies for a set, every pair. Each physical choice is its 
 
 from __future__ import annotations
 
-from bisect import bisect_left
+from bisect import bisect_left, insort
 from collections.abc import Sequence
-from itertools import combinations, product
+from itertools import combinations, permutations, product
 from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
@@ -93,9 +93,19 @@ def _fill(options: list[list[int]], wild: list[int], out: list[Meld], fixed: int
     if not wild:
         out.extend(_meld(RUN, tiles) for tiles in product(*options))
         return
-    slots = [o if i == fixed else o + wild for i, o in enumerate(options)]
-    size = len(slots)
-    out.extend(_meld(RUN, tiles) for tiles in product(*slots) if len(set(tiles)) == size)
+    jokers = len(wild)
+    slots = [o if i == fixed else [*o, -1] for i, o in enumerate(options)]  # -1: a joker
+    for tiles in product(*slots):
+        holes = tiles.count(-1)
+        if not holes:
+            out.append(_meld(RUN, tiles))
+        elif holes <= jokers:
+            at = [i for i, t in enumerate(tiles) if t < 0]
+            filled = list(tiles)
+            for chosen in permutations(wild, holes):
+                for i, j in zip(at, chosen, strict=True):
+                    filled[i] = j
+                out.append(_meld(RUN, tuple(filled)))
 
 
 def _runs(
@@ -238,10 +248,43 @@ def melds_with(tile: int, rack: Sequence[int], eff: Sequence[int]) -> list[Meld]
             else:
                 found.append(t)
     by_face[f] = [tile]
+    if not wild:
+        return _natural_melds_with(tile, f, by_face, others)
     out: list[Meld] = []
     _runs(by_face, wild, 13, out, (colour,), index + 1)
     _sets(by_face, wild, 4, out, (index + 1,), colour)
     out.extend(_meld(PAIR, (tile, t) if tile < t else (t, tile)) for t in others + wild)
+    return out
+
+
+def _natural_melds_with(
+    tile: int, f: int, by_face: dict[int, list[int]], others: list[int]
+) -> list[Meld]:
+    """Return every meld holding ``tile`` (face ``f``) when the rack has no real joker:
+    ``by_face`` holds the rack's tiles of f's colour or number (``tile`` alone for f),
+    ``others`` the other tiles of face f."""
+    out: list[Meld] = []
+    colour, index = divmod(f, 13)
+    lo = hi = f
+    start, stop = colour * 13, colour * 13 + 12
+    while lo > start and lo - 1 in by_face:
+        lo -= 1
+    while hi < stop and hi + 1 in by_face:
+        hi += 1
+    if hi - lo >= 2:
+        for low in range(lo, f + 1):
+            for high in range(max(low + 2, f), hi + 1):
+                options = [by_face[g] for g in range(low, high + 1)]
+                if all(len(o) == 1 for o in options):
+                    out.append(_meld(RUN, tuple(o[0] for o in options)))
+                else:
+                    out.extend(_meld(RUN, tiles) for tiles in product(*options))
+    present = [by_face[g] for g in range(index, 52, 13) if g != f and g in by_face]
+    for size in range(2, len(present) + 1):
+        for chosen in combinations(present, size):
+            for naturals in product(*chosen):
+                out.append(_meld(SET, tuple(sorted((tile, *naturals)))))
+    out.extend(_meld(PAIR, (tile, t) if tile < t else (t, tile)) for t in others)
     return out
 
 
@@ -288,19 +331,22 @@ def _rack_entry(state: LadderState, seat: int) -> MeldCache:
     okey = state.jokers.okey
     eff = state.jokers.eff
     cached = state.meld_cache[seat]
-    if cached is not None and cached[0] == okey and cached[1] == rack:
-        return cached
-    added = rack - cached[1] if cached is not None and cached[0] == okey else None
+    added = None
+    if cached is not None and cached[0] == okey:
+        if cached[1] == rack:
+            return cached
+        added = rack - cached[1]
     if cached is None or added is None or len(added) > 2 or any(eff[x] == WILD for x in added):
-        melds = meld_actions(sorted(rack), eff, okey, True, True, 14)
+        result = tuple(sorted(meld_actions(sorted(rack), eff, okey, True, True, 14), key=_order))
     else:
         removed = cached[1] - rack
         melds = [m for m in cached[2] if removed.isdisjoint(m.tiles)] if removed else [*cached[2]]
         found: set[Meld] = set()
         for x in added:
             found.update(melds_with(x, state.racks[seat], eff))
-        melds.extend(found)
-    result = tuple(sorted(melds, key=_order))
+        for m in found:  # none of them was listed: each holds a tile the rack just gained
+            insort(melds, m, key=_order)
+        result = tuple(melds)
     first_pair = bisect_left(result, PAIR, key=_kind)
     longest = max(map(len, map(_tiles, result[:first_pair])), default=2)
     entry = (okey, rack, result, first_pair, longest)
@@ -308,21 +354,28 @@ def _rack_entry(state: LadderState, seat: int) -> MeldCache:
     return entry
 
 
-def _table_ends(state: LadderState) -> list[tuple[int, int, frozenset[int]]]:
-    """Return (combination, end, faces it takes) for every open end of the table, cached
-    until the table changes."""
+TableCache = tuple[int, list[tuple[int, int, frozenset[int]]], list[tuple[int, int, int]]]
+"""What the table offers, per table version: (version, open ends, jokers on the table)."""
+
+
+def _table_facts(state: LadderState) -> TableCache:
+    """Return (version, ends, jokers) of the table now, cached until the table changes:
+    (combination, end, faces it takes) for every open end, and (combination, slot, tile)
+    for every real joker in a combination."""
     cached = state.ends_cache
     if cached is not None and cached[0] == state.table_version:
-        return cached[1]
+        return cached
     eff = state.jokers.eff
     ends: list[tuple[int, int, frozenset[int]]] = []
+    jokers: list[tuple[int, int, int]] = []
     for combo in state.combos.values():
         grouped: dict[int, set[int]] = {}
         for end, face in combo.accepts(eff):
             grouped.setdefault(end, set()).add(face)
         ends += [(combo.cid, end, frozenset(faces)) for end, faces in grouped.items()]
-    state.ends_cache = (state.table_version, ends)
-    return ends
+        jokers += [(combo.cid, slot, t) for slot, t in enumerate(combo.tiles) if eff[t] == WILD]
+    entry = state.ends_cache = (state.table_version, ends, jokers)
+    return entry
 
 
 def _layoffs(state: LadderState, rack: list[int], out: list[Any]) -> None:
@@ -337,7 +390,7 @@ def _layoffs(state: LadderState, rack: list[int], out: list[Any]) -> None:
             else:
                 by_face.setdefault(f, []).append(t)
     used = state.ends_used
-    for cid, end, faces in _table_ends(state):
+    for cid, end, faces in _table_facts(state)[1]:
         if used and (cid, end) in used:
             continue
         found = [t for f in faces if f in by_face for t in by_face[f]]
@@ -350,29 +403,30 @@ def _layoffs(state: LadderState, rack: list[int], out: list[Any]) -> None:
 
 def _replacements(state: LadderState, rack: list[int], out: list[Any]) -> None:
     eff = state.jokers.eff
+    jokers = _table_facts(state)[2]
+    if not jokers:
+        return
     usable = [t for t in rack if t != state.taken and eff[t] != WILD]
-    for combo in state.combos.values():
-        for slot, joker in enumerate(combo.tiles):
-            if eff[joker] != WILD or joker in state.jokers_placed:
-                continue
-            if combo.kind != SET:
-                identity = combo.slot_face(slot, eff)
-                out.extend(
-                    ReplaceJoker(combo.cid, joker, (t,)) for t in usable if eff[t] == identity
-                )
-                continue
-            mask = colour_mask(combo.tiles, eff)
-            fitting = [
-                t
-                for t in usable
-                if number_of(eff[t]) == combo.start and not mask & (1 << colour_of(eff[t]))
-            ]
-            if len(combo.tiles) == 4:
-                out.extend(ReplaceJoker(combo.cid, joker, (t,)) for t in fitting)
-            elif (combo.cid, GROUP) not in state.ends_used:
-                for a, b in combinations(fitting, 2):
-                    if colour_of(eff[a]) != colour_of(eff[b]):
-                        out.append(ReplaceJoker(combo.cid, joker, (a, b)))
+    for cid, slot, joker in jokers:
+        if joker in state.jokers_placed:
+            continue
+        combo = state.combos[cid]
+        if combo.kind != SET:
+            identity = combo.slot_face(slot, eff)
+            out.extend(ReplaceJoker(combo.cid, joker, (t,)) for t in usable if eff[t] == identity)
+            continue
+        mask = colour_mask(combo.tiles, eff)
+        fitting = [
+            t
+            for t in usable
+            if number_of(eff[t]) == combo.start and not mask & (1 << colour_of(eff[t]))
+        ]
+        if len(combo.tiles) == 4:
+            out.extend(ReplaceJoker(combo.cid, joker, (t,)) for t in fitting)
+        elif (combo.cid, GROUP) not in state.ends_used:
+            for a, b in combinations(fitting, 2):
+                if colour_of(eff[a]) != colour_of(eff[b]):
+                    out.append(ReplaceJoker(combo.cid, joker, (a, b)))
 
 
 def _gifts(state: LadderState, seat: int, rack: list[int], out: list[Any]) -> None:
@@ -399,7 +453,7 @@ def _discards(state: LadderState, seat: int, rack: list[int], out: list[Any]) ->
                 finishing = len(rack) == 1 and state.options.one_go_finish_ignores_threshold
                 if not finishing:
                     return
-    out.extend(_DISCARDS[t] for t in rack)
+    out.extend(map(_DISCARDS.__getitem__, rack))
 
 
 def actions(state: LadderState) -> tuple[Any, ...]:

@@ -83,7 +83,7 @@ class LadderState:
         self._public_cache: tuple[tuple[int, int, int], dict[str, JSON]] | None = None
         self._table_view: tuple[int, list[dict[str, JSON]], frozenset[int], list[str]] | None = None
         self.meld_cache: list[legal.MeldCache | None] = [None] * SEATS
-        self.ends_cache: tuple[int, list[tuple[int, int, frozenset[int]]]] | None = None
+        self.ends_cache: legal.TableCache | None = None
         self.first = 0
         self.jokers = Jokers.of(0)
         self.base = 0

@@ -36,6 +36,7 @@ from meldhall.games.okey_ladder.hints import (
     ids,
     jokers_of,
     meld_value,
+    meld_values,
     opening_bound,
 )
 from meldhall.games.okey_ladder.legal import meld_actions, melds_with
@@ -58,6 +59,28 @@ def _not_meld(action: Any) -> bool:
 
 def _of(legal: Sequence[Any], kind: type) -> list[Any]:
     return [a for a in legal if type(a) is kind]
+
+
+def _is_discard(action: Any) -> bool:
+    return type(action) is Discard
+
+
+def _discards(legal: Sequence[Any]) -> list[Discard]:
+    """Return the DISCARD actions, which end the canonical order of legal actions."""
+    return list(legal[bisect_left(legal, True, key=_is_discard) :])
+
+
+_TABLE_MOVES = (Meld, LayOff, ReplaceJoker, GivePair)
+
+
+def _not_table_move(action: Any) -> bool:
+    return type(action) not in _TABLE_MOVES
+
+
+def _table_moves(legal: Sequence[Action]) -> list[Action]:
+    """Return the MELD, LAY_OFF, REPLACE_JOKER and GIVE_PAIR actions, which lead the
+    canonical order of legal actions."""
+    return list(legal[: bisect_left(legal, True, key=_not_table_move)])
 
 
 class _Planner:
@@ -191,7 +214,7 @@ def opening_plan(
             one_go = _may_lay_all_but_one(group, pairs, obs, eff)
             if not one_go:
                 continue
-        values = [meld_value(m, eff, okey) for m in group]
+        values = meld_values(group, eff, okey)
         tag = ("pairs", okey) if pairs else ("series",)
         best = best_from_melds(group, values, eff, tag=tag, least=need)
         bounds[k] = best.value
@@ -248,7 +271,7 @@ def _safe_discards(
 ) -> list[Discard]:
     """Return the listed discards that cost nothing (no real joker, no fitting tile), or
     the non-joker ones, or all."""
-    discards: list[Discard] = _of(legal, Discard)
+    discards: list[Discard] = _discards(legal)
     fitting = {FACE_INDEX[name] for name in obs["fitting"]}
     eff = jokers.eff
     safe = [d for d in discards if eff[d.tile] != WILD and eff[d.tile] not in fitting]
@@ -303,7 +326,7 @@ class RandomBot:
                 if opening is not None:
                     return self.planner.start(obs, opening.melds)
         else:
-            moves = [a for a in legal if type(a) in (Meld, LayOff, ReplaceJoker, GivePair)]
+            moves = _table_moves(legal)
             if moves:
                 return moves[rng.randrange(len(moves))]
         safe = _safe_discards(obs, legal, jokers)

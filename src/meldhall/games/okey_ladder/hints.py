@@ -30,6 +30,7 @@ __all__ = [
     "fitting_faces",
     "jokers_of",
     "meld_value",
+    "meld_values",
     "opening_bound",
 ]
 
@@ -70,19 +71,40 @@ def fitting_faces(table: Sequence[Mapping[str, Any]], eff: Sequence[int]) -> set
     return out
 
 
-_VALUES: dict[tuple[Meld, int], int] = {}
+class _Values(dict[Meld, int]):
+    """Values of MELD actions under one okey, computed on first use."""
+
+    def __init__(self, eff: Sequence[int], okey: int) -> None:
+        super().__init__()
+        self.eff = eff
+        self.okey = okey
+
+    def __missing__(self, meld: Meld) -> int:
+        if len(self) > 50_000:
+            self.clear()
+        value = self[meld] = _value(meld, self.eff, self.okey)
+        return value
+
+
+_VALUES: dict[int, _Values] = {}
+
+
+def _values(eff: Sequence[int], okey: int) -> _Values:
+    table = _VALUES.get(okey)
+    if table is None:
+        table = _VALUES[okey] = _Values(eff, okey)
+    return table
 
 
 def meld_value(meld: Meld, eff: Sequence[int], okey: int) -> int:
     """Return the value of a (valid) MELD action's combination (section 6) under the okey
     face ``okey`` (remembered: the same melds come back turn after turn)."""
-    key = (meld, okey)
-    value = _VALUES.get(key)
-    if value is None:
-        if len(_VALUES) > 200_000:
-            _VALUES.clear()
-        value = _VALUES[key] = _value(meld, eff, okey)
-    return value
+    return _values(eff, okey)[meld]
+
+
+def meld_values(melds: Iterable[Meld], eff: Sequence[int], okey: int) -> list[int]:
+    """Return the value of every (valid) MELD action of ``melds``, as ``meld_value``."""
+    return list(map(_values(eff, okey).__getitem__, melds))
 
 
 def _value(meld: Meld, eff: Sequence[int], okey: int) -> int:
@@ -103,9 +125,10 @@ def opening_bound(melds: Iterable[Meld], eff: Sequence[int], okey: int) -> tuple
     A partition's value is the sum of its tiles' shares, so no opening exceeds the bound."""
     share: dict[int, float] = {}
     pair_share: dict[int, float] = {}
+    values = _values(eff, okey)
     for meld in melds:
         target = pair_share if meld.kind not in (RUN, SET) else share
-        per_tile = meld_value(meld, eff, okey) / len(meld.tiles)
+        per_tile = values[meld] / len(meld.tiles)
         for t in meld.tiles:
             if per_tile > target.get(t, 0.0):
                 target[t] = per_tile

@@ -309,8 +309,8 @@ def meld_actions(
     return out
 
 
-MeldCache = tuple[int, frozenset[int], tuple[Meld, ...], int, int]
-"""A seat's listed melds: (okey, rack, melds sorted, index of the first pair, longest)."""
+MeldCache = tuple[int, frozenset[int], tuple[Meld, ...], int]
+"""A seat's listed melds: (okey, rack, melds sorted, index of the first pair)."""
 
 _order = attrgetter("kind", "tiles")
 _kind = attrgetter("kind")
@@ -326,7 +326,7 @@ def rack_melds(state: LadderState, seat: int) -> tuple[Meld, ...]:
 
 def _rack_entry(state: LadderState, seat: int) -> MeldCache:
     """Return the seat's meld cache entry for its rack now: (okey, rack, melds, index of the
-    first pair, size of the longest meld)."""
+    first pair)."""
     rack = frozenset(state.racks[seat])
     okey = state.jokers.okey
     eff = state.jokers.eff
@@ -347,15 +347,19 @@ def _rack_entry(state: LadderState, seat: int) -> MeldCache:
         for m in found:  # none of them was listed: each holds a tile the rack just gained
             insort(melds, m, key=_order)
         result = tuple(melds)
-    first_pair = bisect_left(result, PAIR, key=_kind)
-    longest = max(map(len, map(_tiles, result[:first_pair])), default=2)
-    entry = (okey, rack, result, first_pair, longest)
+    entry = (okey, rack, result, bisect_left(result, PAIR, key=_kind))
     state.meld_cache[seat] = entry
     return entry
 
 
 TableCache = tuple[int, list[tuple[int, int, frozenset[int]]], list[tuple[int, int, int]]]
 """What the table offers, per table version: (version, open ends, jokers on the table)."""
+
+
+def _longest(melds: Sequence[Meld]) -> int:
+    """Return the most tiles of a meld of ``melds`` (2 when there is none; no meld holds
+    more than 13)."""
+    return max(map(len, map(_tiles, melds)), default=2)
 
 
 def _table_facts(state: LadderState) -> TableCache:
@@ -478,8 +482,8 @@ def actions(state: LadderState) -> tuple[Any, ...]:
         series, pairs = status == SERIES, status == PAIRS
     taken = state.taken if state.taken in rack else -1
     limit = len(rack) - 1
-    _, _, melds, first_pair, longest = _rack_entry(state, seat)
-    if taken < 0 and longest <= limit and limit >= 2:
+    _, _, melds, first_pair = _rack_entry(state, seat)
+    if taken < 0 and limit >= 2 and (limit >= 13 or _longest(melds[:first_pair]) <= limit):
         out.extend(melds[: first_pair if series else 0])
         out.extend(melds[first_pair if pairs else len(melds) :])
     else:

@@ -82,6 +82,7 @@ class LadderState:
         self.score_version = 0
         self._public_cache: tuple[tuple[int, int, int], dict[str, JSON]] | None = None
         self._table_view: tuple[int, list[dict[str, JSON]], frozenset[int], list[str]] | None = None
+        self._json_cache: dict[tuple[int | bool, ...], dict[str, object]] = {}
         self.meld_cache: list[legal.MeldCache | None] = [None] * SEATS
         self.ends_cache: legal.TableCache | None = None
         self.first = 0
@@ -177,10 +178,21 @@ class LadderState:
         if view is None or view[0] != self.table_version:
             eff = self.jokers.eff
             faces = frozenset(f for c in self.combos.values() for _, f in c.accepts(eff))
-            table = [c.to_json(eff) for c in self.combos.values()]
+            table = [self._combo_json(c) for c in self.combos.values()]
             view = (self.table_version, table, faces, [FACE_NAME[f] for f in sorted(faces)])
             self._table_view = view
         return view[1], view[2], view[3]
+
+    def _combo_json(self, combo: Combo) -> dict[str, object]:
+        """Return the public JSON of a table combination, shared while it is unchanged."""
+        key = (self.jokers.okey, combo.cid, combo.owner, combo.kind, combo.start, *combo.tiles)
+        key += (combo.provisional,)
+        found = self._json_cache.get(key)
+        if found is None:
+            if len(self._json_cache) > 4096:
+                self._json_cache.clear()
+            found = self._json_cache[key] = combo.to_json(self.jokers.eff)
+        return found
 
     def keeps_discard(self, seat: int, tiles: Iterable[int]) -> bool:
         """Return True when laying ``tiles`` leaves ``seat`` a tile it may discard: one

@@ -20,7 +20,7 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from meldhall.core.engine import JSON, Action, Bot
-from meldhall.core.solver import distance_to_win
+from meldhall.core.solver import distance_to_win, most_pairs
 from meldhall.games.okey.actions import (
     Discard,
     DiscardWin,
@@ -193,11 +193,11 @@ class GreedyOkeyBot:
 
     @staticmethod
     def _wants(hand: list[int], tile: int, rules: HandRules) -> bool:
+        """Return whether to take ``tile``: it wins, it is a real joker, or it has many
+        partners in the hand."""
+        if _always_take(hand, tile, rules):
+            return True
         grown = [*hand, tile]
-        if winning_discards(grown, rules):
-            return True
-        if tile < 104 and tile >> 1 == rules.okey:
-            return True
         scores = usefulness(grown, rules.okey, rules.wrap)
         return scores[tile] >= 7.0 and scores[tile] > min(scores.values())
 
@@ -235,37 +235,22 @@ def distance(hand: Sequence[int], rules: HandRules) -> int:
     counts, wild = effective_faces(list(hand), rules.okey)
     best = distance_to_win(counts, wild, meld_rules(rules.wrap, rules.max_run))
     if rules.seven_pairs:
-        pairs = sum(1 for n in counts if n >= 2)
-        singles = sum(1 for n in counts if n == 1)
-        matched = min(wild, singles)
-        best = min(best, max(0, 7 - pairs - matched - (wild - matched) // 2))
+        best = min(best, max(0, 7 - most_pairs(counts, wild)))
     return best
 
 
 class StrongOkeyBot(GreedyOkeyBot):
     """Plays towards the nearest win: discards and takes by the distance to a winning hand."""
 
-    def _take_or_draw(
-        self,
-        observation: Mapping[str, JSON],
-        hand: list[int],
-        rules: HandRules,
-        legal: tuple[Action, ...],
-    ) -> Action:
-        take = next((a for a in legal if isinstance(a, TakeDiscard)), None)
-        tile = _offered(observation) if take is not None else None
-        if take is not None and tile is not None:
-            grown = [*hand, tile]
-            if winning_discards(grown, rules) or (tile < 104 and tile >> 1 == rules.okey):
-                return take
-            now = distance(hand, rules)
-            after = _nearest(grown, rules, allowed=set(hand))
-            if now > 0 and after is not None and after[0] < now:
-                return take
-        rest = [a for a in legal if not isinstance(a, (TakeDiscard, EndHand))]
-        if rest:
-            return rest[0]
-        return take if take is not None else legal[-1]
+    @staticmethod
+    def _wants(hand: list[int], tile: int, rules: HandRules) -> bool:
+        """Return whether to take ``tile``: it wins, it is a real joker, or it brings the
+        hand nearer a win."""
+        if _always_take(hand, tile, rules):
+            return True
+        now = distance(hand, rules)
+        after = _nearest([*hand, tile], rules, allowed=set(hand))
+        return now > 0 and after is not None and after[0] < now
 
     @staticmethod
     def _discard(
@@ -317,6 +302,11 @@ def _nearest(
     ties = [t for d, v, t in best if (d, v) == low]
     tile = ties[rng.randrange(len(ties))] if rng is not None and len(ties) > 1 else ties[0]
     return low[0], tile
+
+
+def _always_take(hand: list[int], tile: int, rules: HandRules) -> bool:
+    """Return whether the offered ``tile`` wins with ``hand`` or is a real joker."""
+    return bool(winning_discards([*hand, tile], rules)) or (tile < 104 and tile >> 1 == rules.okey)
 
 
 def _offered(observation: Mapping[str, JSON]) -> int | None:

@@ -19,6 +19,7 @@ from operator import attrgetter
 from typing import Any
 
 from meldhall.core.engine import JSON, Action, Bot
+from meldhall.core.solver import most_pairs
 from meldhall.games.okey_ladder.actions import (
     Discard,
     GivePair,
@@ -40,7 +41,12 @@ from meldhall.games.okey_ladder.hints import (
     opening_bound,
 )
 from meldhall.games.okey_ladder.legal import meld_actions, melds_with
-from meldhall.games.okey_ladder.opening import Opening, best_from_melds, best_opening
+from meldhall.games.okey_ladder.opening import (
+    Opening,
+    best_from_melds,
+    best_opening,
+    rack_counts,
+)
 from meldhall.games.okey_ladder.tiles import WILD, Jokers, colour_of, number_of
 
 _TILES = attrgetter("tiles")
@@ -156,20 +162,7 @@ class OpeningGate:
 def _most_pairs(hand: Sequence[int], eff: Sequence[int]) -> int:
     """Return the most disjoint pairs among ``hand``: two tiles of a face, or a real joker
     with any tile."""
-    counts: dict[int, int] = {}
-    jokers = 0
-    for t in hand:
-        f = eff[t]
-        if f == WILD:
-            jokers += 1
-        else:
-            counts[f] = counts.get(f, 0) + 1
-    pairs = singles = 0
-    for c in counts.values():
-        pairs += c >> 1
-        singles += c & 1
-    matched = min(jokers, singles)
-    return pairs + matched + (jokers - matched) // 2
+    return most_pairs(*rack_counts(hand, eff))
 
 
 def _may_lay_all_but_one(

@@ -49,6 +49,7 @@ from meldhall.core.solver.queries import (
     distance_to_win,
     is_winning,
     max_placed_with_table,
+    most_pairs,
     tiles_left,
     winning_partition,
 )
@@ -79,6 +80,7 @@ __all__ = [
     "distance_to_win",
     "is_winning",
     "max_placed_with_table",
+    "most_pairs",
     "tiles_left",
     "winning_partition",
 ]

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
 from meldhall.core.solver.distance import distance
@@ -287,6 +287,21 @@ def _double_joker_pair(rules: MeldRules, identity: tuple[int, int] | None) -> Me
     return Meld("pair", (None, None), (stands, stands), _pair_value(rules, number, 2))
 
 
+def most_pairs(counts: Iterable[int], jokers: int) -> int:
+    """Return the most disjoint pairs among tiles given as counts per face and wild jokers:
+    two tiles of a face, a joker with a single tile, two jokers.
+
+    >>> most_pairs([2, 1, 3, 0], 1)   # a pair of face 0, of face 2, a joker with face 1
+    3
+    """
+    pairs = singles = 0
+    for n in counts:
+        pairs += n >> 1
+        singles += n & 1
+    matched = min(jokers, singles)
+    return pairs + matched + (jokers - matched) // 2
+
+
 def distance_to_win(counts: Counts, jokers: int, rules: MeldRules) -> int:
     """Return the fewest tiles to exchange (take one out, bring any tile in) for a winning
     hand: 0 when winning. Tiles brought in count as wild, so the answer is exact while any tile
@@ -311,6 +326,7 @@ __all__ = [
     "distance_to_win",
     "is_winning",
     "max_placed_with_table",
+    "most_pairs",
     "tiles_left",
     "winning_partition",
 ]

@@ -17,6 +17,7 @@ from meldhall.store.lobby import LobbyStore
 from tests.browser.conftest import ROOT, Server, shot
 from tests.browser.players import okey
 from tests.browser.test_i18n import UNTRANSLATED
+from tests.browser.test_layout import MEASURE
 from tests.server.online_client import Client, bounded, run
 
 pytestmark = pytest.mark.browser
@@ -190,6 +191,16 @@ def test_two_guests_play_okey_online_and_a_spectator_watches(guests: Guest) -> N
         assert page.locator("#board img, #board b, #toolbar img").count() == 0
         assert page.locator("#board .seat-panel .dot.on").count() == 4
     shot(host, "online-table-host")
+    # the online toolbar (clock, share, leave) still fits a phone held sideways
+    host.set_viewport_size({"width": 844, "height": 390})
+    host.wait_for_timeout(200)
+    for selector in ("#toolbar button", ".seat-panel", ".rack .piece"):
+        boxes = host.evaluate(MEASURE, selector)
+        assert boxes and all(b["l"] >= -1 and b["r"] <= 845 and b["b"] <= 391 for b in boxes)
+    felt = host.evaluate(MEASURE, "#felt")[0]
+    assert felt["b"] >= 389, "the table reaches the bottom of the window"
+    shot(host, "online-table-phone")
+    host.set_viewport_size({"width": 1366, "height": 768})
     played = _turns([host, other], turns=3, seconds=25)
     # a reload gives the seat back with the same rack
     before = other.evaluate(SNAPSHOT)

@@ -113,3 +113,38 @@ def test_double_click_turns_a_joker_face_down(page: Any, server: Server) -> None
     assert "down" in (page.get_attribute(piece, "class") or "")
     page.dblclick(piece)
     assert "down" not in (page.get_attribute(piece, "class") or "")
+
+
+@pytest.mark.parametrize("game", ["okey", "sichuan"])
+def test_a_state_arriving_mid_drag_keeps_the_drag(page: Any, server: Server, game: str) -> None:
+    """A computer's move arrives while the player drags a tile: the page draws the new state
+    and the drag goes on (the rack never leaves the page)."""
+    sockets: list[Any] = []
+    states: list[str] = []
+
+    def route(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_server(message: Any) -> None:
+            if isinstance(message, str) and message.startswith('{"type":"state"'):
+                states.append(message)
+            ws.send(message)
+
+        to_server.on_message(from_server)
+        sockets.append(ws)
+
+    page.route_web_socket("**/ws", route)
+    start_match(page, server.url, game)
+    page.wait_for_selector(".rack .piece")
+    token, target, a, b = _drag_plan(page)
+    page.mouse.move(a["x"], a["y"])
+    page.mouse.down()
+    for step in range(1, 9):
+        page.mouse.move(
+            a["x"] + (b["x"] - a["x"]) * step / 8, a["y"] + (b["y"] - a["y"]) * step / 8
+        )
+        if step == 4:
+            sockets[-1].send(states[-1])  # the same state again: the page draws it anew
+            page.wait_for_timeout(100)
+    page.mouse.up()
+    assert _slots(page)[target] == token

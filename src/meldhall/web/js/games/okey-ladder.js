@@ -6,7 +6,7 @@ import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { faceOf, pieceEl } from '../ui/tiles.js';
 import { button, dialog, closeDialog } from '../ui/parts.js';
-import { skeleton, opponents, myPanel } from '../ui/layout.js';
+import { skeleton, opponents, myPanel, keepInPlace } from '../ui/layout.js';
 import { discardCorner, sortButtons, settlementList, wallStack, setStatus, meldCenter, meldEl, sameTiles } from '../ui/okeyparts.js';
 
 export function createView(ctx) {
@@ -58,7 +58,7 @@ export function createView(ctx) {
     areas.center.replaceChildren(meldCenter(ctx, middle, (s) => combos(s)));
     corners();
     const me = obs.opened[ctx.seat] !== 'none' ? [el('span', { cls: 'chip', key: `ladder.opened_${obs.opened[ctx.seat]}` })] : [];
-    bottom.wrap.replaceChildren(myPanel(ctx, { count: hand.length, score: totals[ctx.seat], turn: obs.to_act.includes(ctx.seat), extra: me }), rack.el, actionBar);
+    keepInPlace(bottom.wrap, [myPanel(ctx, { count: hand.length, score: totals[ctx.seat], turn: obs.to_act.includes(ctx.seat), extra: me }), rack.el, actionBar]);
     if (!bottom.row) {
       bottom.row = el('div', { cls: 'bottom-row' }, bottom.bl, bottom.wrap, bottom.br);
       areas.bottom.replaceChildren(bottom.row);

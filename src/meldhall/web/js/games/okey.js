@@ -4,7 +4,7 @@ import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { faceOf, pieceEl } from '../ui/tiles.js';
 import { button, pieceRow } from '../ui/parts.js';
-import { skeleton, opponents, myPanel, handHistory, remember } from '../ui/layout.js';
+import { skeleton, opponents, myPanel, handHistory, remember, keepInPlace } from '../ui/layout.js';
 import { discardCorner, sortButtons, handRows, settlementList, wallStack, setStatus } from '../ui/okeyparts.js';
 
 export function createView(ctx) {
@@ -87,7 +87,7 @@ export function createView(ctx) {
   }
 
   function bottomArea(m) {
-    bottom.wrap.replaceChildren(myPanel(ctx, { count: obs.hand?.length, score: obs.scores[ctx.seat], turn: obs.to_act.includes(ctx.seat) }), rack.el, actionBar);
+    keepInPlace(bottom.wrap, [myPanel(ctx, { count: obs.hand?.length, score: obs.scores[ctx.seat], turn: obs.to_act.includes(ctx.seat) }), rack.el, actionBar]);
     if (!bottom.row) {
       bottom.row = el('div', { cls: 'bottom-row' }, bottom.bl, bottom.wrap, bottom.br);
       areas.bottom.replaceChildren(bottom.row);

@@ -5,7 +5,7 @@ import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { pieceEl } from '../ui/tiles.js';
 import { button } from '../ui/parts.js';
-import { skeleton, opponents, myPanel, handHistory } from '../ui/layout.js';
+import { skeleton, opponents, myPanel, handHistory, keepInPlace } from '../ui/layout.js';
 import { sortButtons, handRows, wallStack, setStatus, meldCenter, meldEl, sameTiles } from '../ui/okeyparts.js';
 
 export function createView(ctx) {
@@ -51,8 +51,8 @@ export function createView(ctx) {
     areas.center.replaceChildren(meldCenter(ctx, middle, (s) => obs.melds.filter((x) => x.owner === s).map((x) => meldEl('card', x, x.cards, {
       id: x.id, owner: x.owner, value: x.value, onClick: (meld, e) => clickMeld(meld, e),
     }))));
-    wrap.replaceChildren(myPanel(ctx, { countKey: 'seat.cards', count: hand.length, score: obs.totals[ctx.seat], turn: obs.to_act.includes(ctx.seat),
-      extra: obs.opened[ctx.seat] ? [el('span', { cls: 'chip', key: 'remi.opened' })] : [] }), rack.el, actionBar);
+    keepInPlace(wrap, [myPanel(ctx, { countKey: 'seat.cards', count: hand.length, score: obs.totals[ctx.seat], turn: obs.to_act.includes(ctx.seat),
+      extra: obs.opened[ctx.seat] ? [el('span', { cls: 'chip', key: 'remi.opened' })] : [] }), rack.el, actionBar]);
     if (!wrap.parentNode) areas.bottom.replaceChildren(wrap);
     let key = 'status.wait';
     if (obs.over) key = 'status.over';

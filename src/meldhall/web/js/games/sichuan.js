@@ -6,7 +6,7 @@ import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { pieceEl } from '../ui/tiles.js';
 import { button, countdown, pieceRow } from '../ui/parts.js';
-import { skeleton, opponents, myPanel } from '../ui/layout.js';
+import { skeleton, opponents, myPanel, keepInPlace } from '../ui/layout.js';
 import { setStatus, reasonOf } from '../ui/okeyparts.js';
 
 const CLAIM_SECONDS = 12;
@@ -21,6 +21,7 @@ export function createView(ctx) {
   let timerFor = null;
   let autoPassed = null;
   const wrap = el('div', { cls: 'rack-wrap' });
+  const own = el('div', { attrs: { style: 'display:flex;gap:10px;align-items:flex-end' } }); // the rack and the own melds
   const actionBar = el('div', { cls: 'action-bar' });
   ctx.board.classList.add('mahjong-board');
 
@@ -67,8 +68,8 @@ export function createView(ctx) {
       extra: (s) => [...badge(s), obs.active[s] ? null : el('span', { cls: 'chip', key: 'mj.won' })].filter(Boolean) });
     for (let s = 0; s < ctx.seats; s++) if (s !== ctx.seat) areas[ctx.place(s)].append(melds(s));
     center();
-    wrap.replaceChildren(myPanel(ctx, { count: hand.length, score: obs.totals[ctx.seat] + obs.scores[ctx.seat], turn: obs.to_act.includes(ctx.seat), extra: badge(ctx.seat) }),
-      el('div', { attrs: { style: 'display:flex;gap:10px;align-items:flex-end' } }, rack.el, melds(ctx.seat)), actionBar);
+    keepInPlace(own, [rack.el, melds(ctx.seat)]);
+    keepInPlace(wrap, [myPanel(ctx, { count: hand.length, score: obs.totals[ctx.seat] + obs.scores[ctx.seat], turn: obs.to_act.includes(ctx.seat), extra: badge(ctx.seat) }), own, actionBar]);
     if (!wrap.parentNode) areas.bottom.replaceChildren(wrap);
     let key = 'status.wait';
     if (obs.over) key = 'status.over';

@@ -4,7 +4,7 @@ import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { pieceEl } from '../ui/tiles.js';
 import { button, dialog, closeDialog } from '../ui/parts.js';
-import { skeleton, opponents, myPanel, handHistory } from '../ui/layout.js';
+import { skeleton, opponents, myPanel, handHistory, keepInPlace } from '../ui/layout.js';
 import { sortButtons, handRows, wallStack, setStatus, meldCenter, meldEl, sameTiles } from '../ui/okeyparts.js';
 
 export function createView(ctx) {
@@ -48,8 +48,8 @@ export function createView(ctx) {
       if (dissolve.has(x.id)) node.classList.add('provisional');
       return node;
     })));
-    wrap.replaceChildren(myPanel(ctx, { count: hand.length, score: obs.table_points[ctx.seat], turn: obs.to_act.includes(ctx.seat),
-      extra: [el('span', { key: 'rummy.wins', vars: { n: obs.round_wins[ctx.seat] } })] }), rack.el, actionBar);
+    keepInPlace(wrap, [myPanel(ctx, { count: hand.length, score: obs.table_points[ctx.seat], turn: obs.to_act.includes(ctx.seat),
+      extra: [el('span', { key: 'rummy.wins', vars: { n: obs.round_wins[ctx.seat] } })] }), rack.el, actionBar]);
     if (!wrap.parentNode) areas.bottom.replaceChildren(wrap);
     let key = 'status.wait';
     if (obs.over) key = 'status.over';

@@ -38,6 +38,19 @@ export function opponents(ctx, areas, obs, { family, counts, scores, turn, extra
 }
 
 /** Return the player's own panel. */
+/** Make `parts` the children of `wrap`, in order, replacing only what changed: an element
+ * already in place (the rack) never leaves the page, so a tile being dragged keeps its pointer
+ * when a new state arrives mid-drag. */
+export function keepInPlace(wrap, parts) {
+  parts.forEach((part, i) => {
+    const here = wrap.children[i];
+    if (here === part) return;
+    if (here && !parts.includes(here)) here.replaceWith(part);
+    else wrap.insertBefore(part, here || null);
+  });
+  while (wrap.children.length > parts.length) wrap.lastElementChild.remove();
+}
+
 export function myPanel(ctx, { count, score, turn, extra, countKey }) {
   const name = ctx.nameOf(ctx.seat);
   return seatPanel({ seat: ctx.seat, nameKey: name.key, nameVars: name.vars, count, score, turn, extra, countKey });

@@ -3,6 +3,7 @@ the arrangement survives a reload, the sort buttons lay the tiles out."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -32,17 +33,26 @@ def _drag_plan(page: Any) -> tuple[str, int, dict[str, float], dict[str, float]]
     return str(slots[source]), target, centre(a), centre(b)
 
 
-def test_mouse_drag_reorders_the_rack_and_survives_a_reload(page: Any, server: Server) -> None:
-    start_match(page, server.url, "okey")
-    page.wait_for_selector(".rack .piece")
-    token, target, a, b = _drag_plan(page)
+def _mouse_drag(
+    page: Any, a: dict[str, float], b: dict[str, float], midway: Callable[[], None] | None = None
+) -> None:
+    """Drag with the mouse from ``a`` to ``b`` in eight steps, calling ``midway`` halfway."""
     page.mouse.move(a["x"], a["y"])
     page.mouse.down()
     for step in range(1, 9):
         page.mouse.move(
             a["x"] + (b["x"] - a["x"]) * step / 8, a["y"] + (b["y"] - a["y"]) * step / 8
         )
+        if step == 4 and midway is not None:
+            midway()
     page.mouse.up()
+
+
+def test_mouse_drag_reorders_the_rack_and_survives_a_reload(page: Any, server: Server) -> None:
+    start_match(page, server.url, "okey")
+    page.wait_for_selector(".rack .piece")
+    token, target, a, b = _drag_plan(page)
+    _mouse_drag(page, a, b)
     assert _slots(page)[target] == token
     page.reload()
     page.wait_for_selector(".rack .piece")
@@ -137,14 +147,10 @@ def test_a_state_arriving_mid_drag_keeps_the_drag(page: Any, server: Server, gam
     start_match(page, server.url, game)
     page.wait_for_selector(".rack .piece")
     token, target, a, b = _drag_plan(page)
-    page.mouse.move(a["x"], a["y"])
-    page.mouse.down()
-    for step in range(1, 9):
-        page.mouse.move(
-            a["x"] + (b["x"] - a["x"]) * step / 8, a["y"] + (b["y"] - a["y"]) * step / 8
-        )
-        if step == 4:
-            sockets[-1].send(states[-1])  # the same state again: the page draws it anew
-            page.wait_for_timeout(100)
-    page.mouse.up()
+
+    def midway() -> None:
+        sockets[-1].send(states[-1])  # the same state again: the page draws it anew
+        page.wait_for_timeout(100)
+
+    _mouse_drag(page, a, b, midway)
     assert _slots(page)[target] == token

@@ -225,6 +225,30 @@ class OnlineTable(Table):
                 await task
         self._away.clear()
 
+    async def _run_bots(self) -> None:
+        while not self.over:
+            seat = self._bot_turn()
+            if seat is None:
+                self._wake.clear()
+                await self._wake.wait()
+                continue
+            if self.bot_delay > 0:
+                await asyncio.sleep(self.bot_delay)
+            async with self.lock:
+                seat = self._bot_turn()
+                if seat is None:
+                    continue
+                version = self.version
+                legal = self.state.legal_actions(seat)
+                bot = self.bots[seat]
+                obs = self.state.observation(seat) if bot.needs_observation else {}
+            rng = random.Random(derive(self.seed, "bot", version, seat))
+            action = bot.choose(obs, legal, rng)
+            async with self.lock:
+                if self.version != version or self._bot_turn() != seat:
+                    continue
+                self._apply(seat, action)
+
     # ------------------------------------------------------------------ clock
 
     def _clock_seconds(self) -> tuple[float | None, list[int], str | None]:
@@ -373,17 +397,26 @@ class OnlineManager(TableManager):
         assert lobby.match_id is not None
         self.online[lobby.match_id] = lobby
 
-    def _make_table(self, data: MatchData) -> Table:
-        """Return the table of a stored match: an ``OnlineTable`` for a lobby table's match."""
-        lobby = self.online.get(data.id)
+    async def get(self, match_id: str) -> Table | None:
+        """Return the loaded table of a match (online or solo), replaying it if needed."""
+        lobby = self.online.get(match_id)
         if lobby is None:
-            return super()._make_table(data)
-        return OnlineTable(
-            self.store,
-            data,
-            lobby,
-            self.lobby_store,
-            bot_delay=self.bot_delay,
-            commits=self.commits,
-            on_finish=self.finished,
-        )
+            return await super().get(match_id)
+        async with self._lock:
+            table = self.tables.get(match_id)
+            if table is not None:
+                return table
+            data = self.store.load_match(match_id)
+            if data is None:
+                return None
+            table = OnlineTable(
+                self.store,
+                data,
+                lobby,
+                self.lobby_store,
+                bot_delay=self.bot_delay,
+                commits=self.commits,
+                on_finish=self.finished,
+            )
+            self._loaded(table)
+            return table

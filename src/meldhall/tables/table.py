@@ -423,8 +423,8 @@ class Table:
                 log.exception("bot %s of %s failed at state %d", seat, self.game.id, version)
                 action = legal[0]
             async with self.lock:
-                if self.version != version or self._bot_turn() != seat:
-                    continue  # the state moved on, or a person took the seat back
+                if self.version != version or seat not in self.state.to_act():
+                    continue
                 try:
                     self._apply(seat, action)
                 except Rejected:

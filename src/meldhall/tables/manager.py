@@ -9,7 +9,7 @@ from typing import Any
 
 from meldhall.bots.base import strongest_bot_name
 from meldhall.core.registry import find_game
-from meldhall.store.repository import Store
+from meldhall.store.repository import MatchData, Store
 from meldhall.tables.commits import GroupCommit
 from meldhall.tables.table import Table
 
@@ -47,13 +47,7 @@ class TableManager:
             data = self.store.load_match(match_id)
             if data is None:
                 return None
-            table = Table(
-                self.store,
-                data,
-                bot_delay=self.bot_delay,
-                commits=self.commits,
-                on_finish=self.finished,
-            )
+            table = self._make_table(data)
             self._loaded(table)
             return table
 
@@ -86,6 +80,16 @@ class TableManager:
         if table is not None:
             await table.stop()
         self.store.finish_match(match_id, {}, status="abandoned")
+
+    def _make_table(self, data: MatchData) -> Table:
+        """Return the table of a stored match (not yet started)."""
+        return Table(
+            self.store,
+            data,
+            bot_delay=self.bot_delay,
+            commits=self.commits,
+            on_finish=self.finished,
+        )
 
     def _loaded(self, table: Table) -> None:
         """Keep a table just loaded and start it (a finished one is unloaded again later)."""

@@ -397,26 +397,17 @@ class OnlineManager(TableManager):
         assert lobby.match_id is not None
         self.online[lobby.match_id] = lobby
 
-    async def get(self, match_id: str) -> Table | None:
-        """Return the loaded table of a match (online or solo), replaying it if needed."""
-        lobby = self.online.get(match_id)
+    def _make_table(self, data: MatchData) -> Table:
+        """Return the table of a stored match: an ``OnlineTable`` for a lobby table's match."""
+        lobby = self.online.get(data.id)
         if lobby is None:
-            return await super().get(match_id)
-        async with self._lock:
-            table = self.tables.get(match_id)
-            if table is not None:
-                return table
-            data = self.store.load_match(match_id)
-            if data is None:
-                return None
-            table = OnlineTable(
-                self.store,
-                data,
-                lobby,
-                self.lobby_store,
-                bot_delay=self.bot_delay,
-                commits=self.commits,
-                on_finish=self.finished,
-            )
-            self._loaded(table)
-            return table
+            return super()._make_table(data)
+        return OnlineTable(
+            self.store,
+            data,
+            lobby,
+            self.lobby_store,
+            bot_delay=self.bot_delay,
+            commits=self.commits,
+            on_finish=self.finished,
+        )

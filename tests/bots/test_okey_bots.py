@@ -13,8 +13,8 @@ from meldhall.core.rng import seed_from_text
 from meldhall.games.okey import GAME
 from meldhall.games.okey.actions import DRAW, SHOW, TAKE, Discard, DiscardWin
 from meldhall.games.okey.explicit import explicit_options
-from meldhall.games.okey.faces import OKEY_TILE_IDS
 from meldhall.games.okey.hand import HandRules
+from meldhall.games.okey.pieces import OKEY_TILE_IDS
 from meldhall.games.okey.state import OkeyState
 from meldhall.simulate import play_match
 

@@ -15,7 +15,6 @@ from meldhall.core.rng import derive
 from meldhall.core.tiles import parse_okey_cards
 from meldhall.games.okey_cards import GAME
 from meldhall.games.okey_cards.actions import Draw
-from meldhall.games.okey_cards.combos import ALL_CARDS, best_triple
 from meldhall.games.okey_cards.planner import (
     FEATURES,
     Position,
@@ -24,6 +23,7 @@ from meldhall.games.okey_cards.planner import (
     keep_options,
     position_of,
 )
+from meldhall.games.okey_cards.scoring import ALL_CARDS, best_triple
 from meldhall.games.okey_cards.weights import FIRST_DECK, WEIGHTS
 from meldhall.simulate import play_match
 

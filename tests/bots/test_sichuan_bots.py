@@ -12,7 +12,7 @@ from meldhall.core.engine import Action
 from meldhall.core.rng import derive
 from meldhall.games.sichuan import GAME
 from meldhall.games.sichuan.actions import DISCARDS, PASS, WIN, Declare, Discard, Pung
-from meldhall.games.sichuan.tables import TOKEN
+from meldhall.games.sichuan.pieces import TOKEN
 from meldhall.simulate import run_many
 from tests.games.test_sichuan_helpers import deal, discard
 

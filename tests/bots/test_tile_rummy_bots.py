@@ -14,7 +14,7 @@ from meldhall.bots.tile_rummy import BOTS, GreedyBot, RandomBot
 from meldhall.core.rng import seed_from_text
 from meldhall.games.tile_rummy import GAME
 from meldhall.games.tile_rummy.actions import Add, Discard, Meld, Rearrange
-from meldhall.games.tile_rummy.faces import parse_tile
+from meldhall.games.tile_rummy.pieces import parse_tile
 from meldhall.games.tile_rummy.position import build_position
 from meldhall.games.tile_rummy.state import TileRummyState
 from meldhall.simulate import play_match, run_many

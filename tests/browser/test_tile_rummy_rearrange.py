@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 
-from meldhall.games.tile_rummy.faces import token
+from meldhall.games.tile_rummy.pieces import token
 from tests.browser.conftest import Server, shot, start_match, state_id
 from tests.browser.players import drag, start_with_options
 

@@ -13,7 +13,7 @@ from meldhall.core.errors import OptionsError, ParseError
 from meldhall.core.tiles import parse_okey_cards
 from meldhall.games.okey_cards import GAME
 from meldhall.games.okey_cards.actions import Action, Discard, Draw, Quit, Select, Unselect
-from meldhall.games.okey_cards.combos import (
+from meldhall.games.okey_cards.scoring import (
     ALL_CARDS,
     TRIPLES,
     best_total,

@@ -10,7 +10,6 @@ import pytest
 from meldhall.core.solver import is_winning
 from meldhall.core.tiles import parse_okey_many
 from meldhall.games.okey.discards import winning_discards
-from meldhall.games.okey.faces import FACES, effective_faces, okey_face
 from meldhall.games.okey.hand import (
     SETS_RUNS,
     SEVEN_PAIRS,
@@ -20,6 +19,7 @@ from meldhall.games.okey.hand import (
     readings,
     unique_identities,
 )
+from meldhall.games.okey.pieces import FACES, effective_faces, okey_face
 from meldhall.games.okey.split import fits, skips
 
 

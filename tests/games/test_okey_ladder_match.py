@@ -17,8 +17,8 @@ from meldhall.games.okey.deal import canonical_deal
 from meldhall.games.okey_ladder import GAME
 from meldhall.games.okey_ladder.actions import Discard, LayOff, Meld, ReplaceJoker
 from meldhall.games.okey_ladder.legal import meld_actions, rack_melds
+from meldhall.games.okey_ladder.pieces import TOKEN, Jokers
 from meldhall.games.okey_ladder.state import LadderState
-from meldhall.games.okey_ladder.tiles import TOKEN, Jokers
 from meldhall.simulate import play_match
 
 

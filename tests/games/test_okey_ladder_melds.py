@@ -12,7 +12,7 @@ from meldhall.core.tiles import parse_okey_many
 from meldhall.games.okey_ladder.actions import Meld
 from meldhall.games.okey_ladder.combos import PAIR, RUN, SET, shape
 from meldhall.games.okey_ladder.legal import meld_actions, melds_with
-from meldhall.games.okey_ladder.tiles import Jokers
+from meldhall.games.okey_ladder.pieces import Jokers
 
 
 def _brute(rack: list[int], jokers: Jokers, largest: int) -> set[Meld]:

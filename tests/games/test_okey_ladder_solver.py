@@ -16,12 +16,12 @@ import pytest
 from meldhall.bots.okey_ladder import BOTS
 from meldhall.core.rng import derive
 from meldhall.games.okey_ladder import GAME
-from meldhall.games.okey_ladder.answers import answer
 from meldhall.games.okey_ladder.hints import meld_value
 from meldhall.games.okey_ladder.legal import meld_actions
 from meldhall.games.okey_ladder.opening import best_from_melds, best_opening
+from meldhall.games.okey_ladder.pieces import Jokers
 from meldhall.games.okey_ladder.position import build_position
-from meldhall.games.okey_ladder.tiles import Jokers
+from meldhall.games.okey_ladder.vectors import answer
 
 
 def _racks(hands: int, seed: str) -> list[tuple[tuple[int, ...], int]]:

@@ -14,7 +14,7 @@ from meldhall.core.rng import seed_from_text
 from meldhall.games.okey import GAME
 from meldhall.games.okey.actions import DRAW, END, SHOW, Discard, DiscardWin
 from meldhall.games.okey.explicit import explicit_options
-from meldhall.games.okey.faces import OKEY_TILE_IDS, TOKENS
+from meldhall.games.okey.pieces import OKEY_TILE_IDS, TOKENS
 from meldhall.games.okey.state import OkeyState
 
 SEED = seed_from_text("okey match tests")

@@ -18,7 +18,7 @@ from meldhall.games.okey.actions import (
 )
 from meldhall.games.okey.deal import deal_from_order
 from meldhall.games.okey.explicit import deal_options, explicit_options
-from meldhall.games.okey.faces import OKEY_TILE_IDS, TOKENS
+from meldhall.games.okey.pieces import OKEY_TILE_IDS, TOKENS
 from meldhall.games.okey.state import AWAIT_DISCARD, AWAIT_TAKE, OkeyState
 
 SEED = seed_from_text("okey scenarios")

@@ -21,7 +21,7 @@ from meldhall.games.remi.actions import (
     Open,
     RemiAction,
 )
-from meldhall.games.remi.cards import FIRST_JOKER
+from meldhall.games.remi.pieces import FIRST_JOKER
 from meldhall.games.remi.state import RemiState
 from meldhall.testing.conformance import check_observations, check_replay, play_random
 from tests.games.test_remi_helpers import (

@@ -12,9 +12,9 @@ from meldhall.core.errors import OptionsError, ParseError
 from meldhall.games.remi import GAME
 from meldhall.games.remi.actions import action_from_json, parse_action
 from meldhall.games.remi.best import best_value, exact_best_value, meld_cards
-from meldhall.games.remi.cards import FIRST_JOKER, RANK, SUIT, card_token, parse_card_list
 from meldhall.games.remi.melds import MeldKind, RunRules, find_melds, joker_identities, read_meld
 from meldhall.games.remi.options import RemiOptions
+from meldhall.games.remi.pieces import FIRST_JOKER, RANK, SUIT, card_token, parse_card_list
 from meldhall.games.remi.scoring import match_end, settle
 
 # ---------------------------------------------------------------- options

@@ -10,8 +10,8 @@ from meldhall.core.tiles import parse_kind
 from meldhall.games.sichuan import GAME
 from meldhall.games.sichuan.actions import DISCARDS, PASS, SichuanAction
 from meldhall.games.sichuan.deal import arrange_wall
+from meldhall.games.sichuan.pieces import KIND_OF
 from meldhall.games.sichuan.state import SichuanState
-from meldhall.games.sichuan.tables import KIND_OF
 
 
 def deal(

@@ -16,7 +16,7 @@ from meldhall.core.replay import replay
 from meldhall.core.rng import seed_from_text
 from meldhall.games.sichuan import GAME
 from meldhall.games.sichuan.actions import PASS, Exchange, action_from_json, parse_action
-from meldhall.games.sichuan.settlement import POT, SeatAtEnd, exhaustion_settlement
+from meldhall.games.sichuan.scoring import POT, SeatAtEnd, exhaustion_settlement
 from meldhall.games.sichuan.state import SichuanState
 from meldhall.testing.conformance import check_observations
 from tests.games.test_sichuan_helpers import act, deal, discard, pass_all, tsumogiri

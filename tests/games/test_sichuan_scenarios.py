@@ -4,7 +4,7 @@ deal and played through the engine protocol. Seats are P0..P3, P0 deals."""
 from __future__ import annotations
 
 from meldhall.games.sichuan.actions import Discard
-from meldhall.games.sichuan.tables import KIND_OF, SUIT_OF, TOKEN
+from meldhall.games.sichuan.pieces import KIND_OF, SUIT_OF, TOKEN
 from tests.games.test_sichuan_helpers import (
     act,
     deal,

@@ -19,7 +19,7 @@ from meldhall.games.tile_rummy.actions import (
     Meld,
     TakeDiscard,
 )
-from meldhall.games.tile_rummy.faces import TOKENS, parse_tile
+from meldhall.games.tile_rummy.pieces import TOKENS, parse_tile
 from meldhall.games.tile_rummy.position import build_position
 from meldhall.games.tile_rummy.state import TileRummyState
 from meldhall.testing.conformance import check_observations, check_replay, play_random

@@ -8,7 +8,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from meldhall.games.tile_rummy.faces import face_of, parse_tile, pos_number
 from meldhall.games.tile_rummy.melds import (
     HIGH,
     LOW,
@@ -21,6 +20,7 @@ from meldhall.games.tile_rummy.melds import (
     judge_any,
     templates,
 )
+from meldhall.games.tile_rummy.pieces import face_of, parse_tile, pos_number
 
 
 def ids(text: str) -> list[int]:

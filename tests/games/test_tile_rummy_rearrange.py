@@ -12,8 +12,8 @@ from hypothesis import strategies as st
 
 from meldhall.core.errors import IllegalAction
 from meldhall.games.tile_rummy.actions import Add, Meld, Rearrange
-from meldhall.games.tile_rummy.faces import SMILEY_A, parse_tile, tokens
 from meldhall.games.tile_rummy.melds import HIGH, LOW, Pool, assign, judge_any, templates
+from meldhall.games.tile_rummy.pieces import SMILEY_A, parse_tile, tokens
 from meldhall.games.tile_rummy.position import build_position
 from meldhall.games.tile_rummy.solving import meld_rules, physical, rearranged
 from meldhall.games.tile_rummy.state import TileRummyState

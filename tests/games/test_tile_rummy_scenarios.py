@@ -16,7 +16,7 @@ from meldhall.games.tile_rummy.actions import (
     Rearrange,
     TakeDiscard,
 )
-from meldhall.games.tile_rummy.faces import parse_tile
+from meldhall.games.tile_rummy.pieces import parse_tile
 from meldhall.games.tile_rummy.position import build_position
 from meldhall.games.tile_rummy.state import TileRummyState
 

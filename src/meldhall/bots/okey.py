@@ -29,7 +29,6 @@ from meldhall.games.okey.actions import (
     TakeDiscard,
 )
 from meldhall.games.okey.discards import winning_discards
-from meldhall.games.okey.faces import OKEY_TILE_IDS, effective_faces, okey_face
 from meldhall.games.okey.hand import (
     SETS_RUNS,
     SEVEN_PAIRS,
@@ -38,6 +37,7 @@ from meldhall.games.okey.hand import (
     meld_rules,
 )
 from meldhall.games.okey.options import PRESET
+from meldhall.games.okey.pieces import OKEY_TILE_IDS, effective_faces, okey_face
 from meldhall.games.okey.scoring import hand_points
 
 

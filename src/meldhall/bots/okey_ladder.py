@@ -47,7 +47,7 @@ from meldhall.games.okey_ladder.opening import (
     best_opening,
     rack_counts,
 )
-from meldhall.games.okey_ladder.tiles import WILD, Jokers, colour_of, number_of
+from meldhall.games.okey_ladder.pieces import WILD, Jokers, colour_of, number_of
 
 _TILES = attrgetter("tiles")
 _KIND = attrgetter("kind")

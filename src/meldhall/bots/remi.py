@@ -31,9 +31,9 @@ from meldhall.games.remi.actions import (
     Open,
 )
 from meldhall.games.remi.best import meld_cards
-from meldhall.games.remi.cards import CARD_ID, FIRST_JOKER, RANK, SUIT, face_name, hand_value
 from meldhall.games.remi.hints import joins_meld, partner_counts, worth_taking
 from meldhall.games.remi.melds import RunRules
+from meldhall.games.remi.pieces import CARD_ID, FIRST_JOKER, RANK, SUIT, face_name, hand_value
 
 SHAKE = 0.25
 """How often the random bot discards any card but a joker rather than a least connected one:

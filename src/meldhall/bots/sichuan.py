@@ -32,8 +32,8 @@ from meldhall.games.sichuan.actions import (
     Win,
 )
 from meldhall.games.sichuan.hand import KINDS, SHIFT, suit_keys
+from meldhall.games.sichuan.pieces import KIND_OF, SEATS, SUIT_LETTER, TOKEN
 from meldhall.games.sichuan.shanten import shanten_keys
-from meldhall.games.sichuan.tables import KIND_OF, SEATS, SUIT_LETTER, TOKEN
 
 Counts = list[int]
 

@@ -27,8 +27,8 @@ from meldhall.games.tile_rummy.actions import (
     TakeDiscard,
     Use,
 )
-from meldhall.games.tile_rummy.faces import SMILEY_A, parse_tile, value_table
 from meldhall.games.tile_rummy.melds import Shape, accepting
+from meldhall.games.tile_rummy.pieces import SMILEY_A, parse_tile, value_table
 
 PLACEMENTS = (Meld, Add, Rearrange)
 GOING_OUT = 1000

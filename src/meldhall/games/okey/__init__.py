@@ -1,7 +1,7 @@
 """Classic Okey (rules/okey.md): ``GAME`` is the engine entry point.
 
 Modules: ``options`` (the frozen options and the classic preset), ``deal`` (the canonical
-stacks-and-dice deal, shared with okey-ladder), ``faces`` (tile ids, faces, identities),
+stacks-and-dice deal, shared with okey-ladder), ``pieces`` (tile ids, faces, identities),
 ``hand`` (winning hands and joker identities), ``discards`` (which discards win),
 ``scoring`` (the score sheet), ``actions``, ``state`` (a whole match), ``view`` (the
 observation and its keys), ``vectors`` (rule-vector answers), ``game``.

@@ -17,7 +17,7 @@ from typing import Any
 
 from meldhall.core.actions import BareAction, TileAction, by_json_type, by_text
 from meldhall.core.errors import ParseError
-from meldhall.games.okey.faces import OKEY_TILE_IDS, TILE_COUNT, TOKENS
+from meldhall.games.okey.pieces import OKEY_TILE_IDS, TILE_COUNT, TOKENS
 
 
 @dataclass(frozen=True, slots=True)

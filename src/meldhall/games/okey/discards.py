@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from functools import cache
 
-from meldhall.games.okey.faces import FACES, TILE_COUNT, TOKENS, effective_faces
 from meldhall.games.okey.hand import HandRules, fits_sets_runs
+from meldhall.games.okey.pieces import FACES, TILE_COUNT, TOKENS, effective_faces
 from meldhall.games.okey.split import skips
 
 __all__ = ["TOKENS", "winning_discards"]

@@ -15,7 +15,7 @@ from collections.abc import Mapping
 from meldhall.core.engine import JSON
 from meldhall.core.tiles import parse_okey_many
 from meldhall.games.okey.deal import Deal
-from meldhall.games.okey.faces import TILE_COUNT, TOKENS, okey_face
+from meldhall.games.okey.pieces import TILE_COUNT, TOKENS, okey_face
 
 
 def explicit_options(

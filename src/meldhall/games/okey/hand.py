@@ -5,7 +5,7 @@ Counts are indexed by face (``colour × 13 + number − 1``); false jokers are a
 as the okey face and ``wild`` is the number of real jokers (``faces.effective_faces``).
 Run positions are 1..13, and 14 (the number 1 above 13) when runs wrap.
 
->>> from meldhall.games.okey.faces import effective_faces
+>>> from meldhall.games.okey.pieces import effective_faces
 >>> counts, wild = effective_faces(ids("R1 R2 R3 Y7 B7 K7 B10 B11 B12 B13 Y4 Y5 Y6 Y7"), 41)
 >>> judge(counts, wild, HandRules(okey=41)).form
 'sets_runs'
@@ -20,7 +20,7 @@ from functools import cache
 from meldhall.core import solver
 from meldhall.core.solver import MeldRules
 from meldhall.core.tiles import OKEY_COLOURS, parse_okey_many
-from meldhall.games.okey.faces import FACES, Identity
+from meldhall.games.okey.pieces import FACES, Identity
 from meldhall.games.okey.split import fits
 
 SETS_RUNS = "sets_runs"

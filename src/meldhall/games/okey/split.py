@@ -4,7 +4,7 @@ always placed in a set or a run, with memos of the positions already searched. T
 the candidate discards of every turn (``discards``); the arrangement solver judges every
 win claimed (``hand.judge``).
 
->>> from meldhall.games.okey.faces import effective_faces
+>>> from meldhall.games.okey.pieces import effective_faces
 >>> from meldhall.games.okey.hand import ids
 >>> counts, wild = effective_faces(ids("R1 R2 R3 Y7 B7 K7 B10 B11 B12 B13 Y4 Y5 Y6 Y7"), 41)
 >>> fits(counts, wild, top=14, max_run=14)
@@ -22,7 +22,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from itertools import combinations
 
-from meldhall.games.okey.faces import FACES
+from meldhall.games.okey.pieces import FACES
 
 Then = Callable[[int, int], bool]
 """What to do once a meld is placed: called with (face to go on from, jokers left); True

@@ -46,7 +46,9 @@ from meldhall.games.okey.actions import (
 )
 from meldhall.games.okey.deal import canonical_deal
 from meldhall.games.okey.discards import winning_discards
-from meldhall.games.okey.faces import (
+from meldhall.games.okey.hand import HandRules, judge
+from meldhall.games.okey.options import OkeyOptions
+from meldhall.games.okey.pieces import (
     TILE_COUNT,
     TOKENS,
     effective_faces,
@@ -55,8 +57,6 @@ from meldhall.games.okey.faces import (
     is_real_joker,
     okey_face,
 )
-from meldhall.games.okey.hand import HandRules, judge
-from meldhall.games.okey.options import OkeyOptions
 from meldhall.games.okey.scoring import hand_points, show_deltas, standing, win_deltas
 from meldhall.games.okey.view import observation_of
 

@@ -8,15 +8,15 @@ from typing import Any
 from meldhall.core.engine import JSON
 from meldhall.core.errors import ParseError
 from meldhall.core.tiles import assign_copies, okey_tile, okey_tokens
-from meldhall.games.okey.faces import (
+from meldhall.games.okey.hand import HandRules, judge
+from meldhall.games.okey.options import OkeyOptions
+from meldhall.games.okey.pieces import (
     effective_faces,
     face_name,
     identity_name,
     is_real_joker,
     okey_face,
 )
-from meldhall.games.okey.hand import HandRules, judge
-from meldhall.games.okey.options import OkeyOptions
 from meldhall.games.okey.scoring import hand_points, standing, win_deltas
 
 HAND_FIELDS = frozenset({"indicator", "tiles", "final_discard", "winner"})

@@ -39,8 +39,8 @@ from typing import TYPE_CHECKING
 
 from meldhall.core.engine import JSON, Seat
 from meldhall.core.options import options_to_json
-from meldhall.games.okey.faces import TOKENS, face_name
 from meldhall.games.okey.options import OkeyOptions
+from meldhall.games.okey.pieces import TOKENS, face_name
 
 if TYPE_CHECKING:
     from meldhall.games.okey.state import OkeyState

@@ -11,7 +11,8 @@ from meldhall.core.options import parse_options
 from meldhall.core.rng import derive, shuffled
 from meldhall.core.tiles import parse_okey_cards
 from meldhall.games.okey_cards.actions import Action, action_from_json, parse_action
-from meldhall.games.okey_cards.combos import (
+from meldhall.games.okey_cards.options import OkeyCardsOptions
+from meldhall.games.okey_cards.scoring import (
     CARD_COUNT,
     best_total,
     classify,
@@ -19,7 +20,6 @@ from meldhall.games.okey_cards.combos import (
     points,
     reward,
 )
-from meldhall.games.okey_cards.options import OkeyCardsOptions
 from meldhall.games.okey_cards.state import OkeyCardsState
 from meldhall.games.okey_cards.summary import reward_line
 

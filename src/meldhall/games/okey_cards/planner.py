@@ -18,7 +18,7 @@ from meldhall.core.engine import JSON
 from meldhall.core.engine import Action as AnyAction
 from meldhall.core.tiles import OKEY_CARDS
 from meldhall.games.okey_cards.actions import Action, Discard, Draw, Quit, Select, Unselect
-from meldhall.games.okey_cards.combos import (
+from meldhall.games.okey_cards.scoring import (
     ALL_CARDS,
     CARD_COUNT,
     TRIPLES,

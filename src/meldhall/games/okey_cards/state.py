@@ -14,7 +14,8 @@ from meldhall.core.engine import Action as AnyAction
 from meldhall.core.errors import EngineBug, IllegalAction
 from meldhall.core.tiles import OKEY_CARDS
 from meldhall.games.okey_cards.actions import Action, Discard, Draw, Quit, Select, Unselect
-from meldhall.games.okey_cards.combos import (
+from meldhall.games.okey_cards.options import OkeyCardsOptions
+from meldhall.games.okey_cards.scoring import (
     CARD_COUNT,
     best_total,
     classify,
@@ -22,7 +23,6 @@ from meldhall.games.okey_cards.combos import (
     points,
     reward,
 )
-from meldhall.games.okey_cards.options import OkeyCardsOptions
 
 HAND_SLOTS = 5
 FIELD_SLOTS = 3

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meldhall.games.okey_cards.combos import TIERS, reward
+from meldhall.games.okey_cards.scoring import TIERS, reward
 
 
 def reward_shares(

@@ -4,11 +4,11 @@ Four seats, 106 tiles, the canonical Okey deal; openings of series (runs and set
 against a rising threshold, laying off, joker exchanges, pairs pushed onto pairs openers,
 penalties by the joker's colour; a match of ``rounds`` (7) hands, lowest total wins.
 
-Modules: ``options`` (section 16), ``tiles`` (faces and jokers as ints), ``combos`` (section
+Modules: ``options`` (section 16), ``pieces`` (faces and jokers as ints), ``combos`` (section
 6 and what table combinations accept), ``actions`` (text and JSON forms), ``legal`` (listing
 legal actions), ``state`` (the match), ``scoring`` (section 12), ``opening`` (best opening by
 the core solver, and an exact search over listed melds), ``hints`` (pure helpers for bots),
-``answers`` (rule vectors), ``position`` (explicit positions for tests).
+``vectors`` (rule vectors), ``position`` (explicit positions for tests).
 
 Observation keys (``state.observation(viewer)``; viewer None is a spectator; parts that change
 rarely are shared between observations, so treat them as read-only):

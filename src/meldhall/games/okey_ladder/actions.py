@@ -34,7 +34,7 @@ from meldhall.core.engine import JSON
 from meldhall.core.errors import ParseError
 from meldhall.core.tiles import parse_okey, parse_okey_many
 from meldhall.games.okey_ladder.combos import END_NAMES, KIND_NAMES
-from meldhall.games.okey_ladder.tiles import TOKEN
+from meldhall.games.okey_ladder.pieces import TOKEN
 
 
 @dataclass(frozen=True, slots=True)

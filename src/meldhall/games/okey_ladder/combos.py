@@ -1,7 +1,7 @@
 """Single combinations (okey-ladder.md 6): runs, groups ("sets"), pairs, their values, the
 identities of their jokers, and what a table combination accepts at its ends (9.1, 10.1).
 
-Everything works on effective faces (see ``tiles``): a face 0..51 or ``WILD``.
+Everything works on effective faces (see ``pieces``): a face 0..51 or ``WILD``.
 
 >>> run_start([3, 4, 5]), run_value(1, 7), set_value(13, 3), set_value(13, 4)
 (3, 10, 17, 18)
@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from meldhall.games.okey_ladder.tiles import FACE_NAME, TOKEN, WILD, colour_of, number_of
+from meldhall.games.okey_ladder.pieces import FACE_NAME, TOKEN, WILD, colour_of, number_of
 
 RUN, SET, PAIR = 0, 1, 2
 KIND_NAMES = ("run", "set", "pair")

@@ -8,10 +8,10 @@ from typing import Any
 from meldhall.core.engine import JSON
 from meldhall.core.errors import OptionsError
 from meldhall.games.okey_ladder.actions import Action, action_from_json, parse_action
-from meldhall.games.okey_ladder.answers import answer
 from meldhall.games.okey_ladder.deal import SEATS
 from meldhall.games.okey_ladder.options import LadderOptions, parse_ladder_options
 from meldhall.games.okey_ladder.state import LadderState
+from meldhall.games.okey_ladder.vectors import answer
 
 
 class LadderGame:

@@ -15,7 +15,7 @@ from typing import Any
 
 from meldhall.games.okey_ladder.actions import Meld
 from meldhall.games.okey_ladder.combos import RUN, SET, colour_mask, run_value, set_value
-from meldhall.games.okey_ladder.tiles import FACE_NAME, TOKEN, WILD, Jokers, number_of
+from meldhall.games.okey_ladder.pieces import FACE_NAME, TOKEN, WILD, Jokers, number_of
 
 ID_OF: dict[str, int] = {token: i for i, token in enumerate(TOKEN)}
 """Tile id of every token with copy letter (``ID_OF["R5a"] == 8``)."""

@@ -6,7 +6,7 @@ tiles and real jokers can fill (a joker may also stand where a natural tile is h
 choice of colours and copies for a set, every pair. Each physical choice is its own action.
 
 >>> from meldhall.core.tiles import parse_okey_many
->>> from meldhall.games.okey_ladder.tiles import Jokers, parse_okey
+>>> from meldhall.games.okey_ladder.pieces import Jokers, parse_okey
 >>> j = Jokers.of(parse_okey("K13").id)
 >>> rack = sorted(t.id for t in parse_okey_many("R1 R2 R3 R4 Y9"))
 >>> [str(m) for m in meld_actions(rack, j.eff, j.okey, True, True, 4)]
@@ -33,8 +33,8 @@ from meldhall.games.okey_ladder.actions import (
     TakeDiscard,
 )
 from meldhall.games.okey_ladder.combos import GROUP, PAIR, RUN, SET, colour_mask
+from meldhall.games.okey_ladder.pieces import WILD, colour_of, number_of
 from meldhall.games.okey_ladder.scoring import NONE, PAIRS, SERIES
-from meldhall.games.okey_ladder.tiles import WILD, colour_of, number_of
 
 if TYPE_CHECKING:
     from meldhall.games.okey_ladder.state import LadderState

@@ -21,7 +21,7 @@ from meldhall.core.solver import LadderValue, MeldRules, best_pairs, best_partit
 from meldhall.core.solver import Meld as SolverMeld
 from meldhall.games.okey_ladder.actions import Meld
 from meldhall.games.okey_ladder.combos import KIND_NAMES
-from meldhall.games.okey_ladder.tiles import WILD, Jokers, colour_of, number_of
+from meldhall.games.okey_ladder.pieces import WILD, Jokers, colour_of, number_of
 
 LADDER_RULES = MeldRules(value=LadderValue())
 """Runs 3..13 inside 1..13, sets of 3..4 colours, values of okey-ladder.md 6."""
@@ -117,7 +117,7 @@ def best_from_melds(
     packing of each part of the rack is a function of its faces alone, kept across calls
     under ``tag`` (which must tell apart what changes values, such as the okey for pairs).
 
-    >>> from meldhall.games.okey_ladder.tiles import FACE_OF
+    >>> from meldhall.games.okey_ladder.pieces import FACE_OF
     >>> ms = [Meld(0, (0, 2, 4)), Meld(0, (2, 4, 6)), Meld(0, (0, 2, 4, 6))]
     >>> best_from_melds(ms, [2, 3, 4], FACE_OF)
     Opening(value=4, melds=(Meld(kind=0, tiles=(0, 2, 4, 6)),), placed=4)

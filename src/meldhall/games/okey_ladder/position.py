@@ -23,9 +23,9 @@ from meldhall.core.errors import OptionsError, ParseError
 from meldhall.core.tiles import parse_okey_many, split_tokens
 from meldhall.games.okey_ladder.combos import KIND_NAMES, Combo, shape
 from meldhall.games.okey_ladder.options import parse_ladder_options
+from meldhall.games.okey_ladder.pieces import Jokers
 from meldhall.games.okey_ladder.scoring import OPENED_NAMES
 from meldhall.games.okey_ladder.state import ACT, LadderState
-from meldhall.games.okey_ladder.tiles import Jokers
 
 
 def build_position(

@@ -42,6 +42,7 @@ from meldhall.games.okey_ladder.combos import (
 )
 from meldhall.games.okey_ladder.deal import SEATS, HandDeal, deal_hand, explicit_deal, first_player
 from meldhall.games.okey_ladder.options import LadderOptions
+from meldhall.games.okey_ladder.pieces import FACE_NAME, TOKEN, WILD, Jokers, colour_of, number_of
 from meldhall.games.okey_ladder.scoring import (
     NONE,
     OPENED_NAMES,
@@ -53,7 +54,6 @@ from meldhall.games.okey_ladder.scoring import (
     settle,
     table_charge,
 )
-from meldhall.games.okey_ladder.tiles import FACE_NAME, TOKEN, WILD, Jokers, colour_of, number_of
 
 TAKE, MUST_DRAW, ACT, OVER = "take", "must_draw", "act", "over"
 WRONG_DISCARD = 100

@@ -1,9 +1,9 @@
 """Remi: Romanian card rummy with two packs and two jokers (rules/remi.md, seed 003).
 
-``GAME`` is the engine entry point. Modules: ``cards`` (ids, tokens, values), ``options``,
+``GAME`` is the engine entry point. Modules: ``pieces`` (ids, tokens, values), ``options``,
 ``melds`` (validation, readings, every meld of a hand), ``table`` (lay-offs and joker exchanges
-on a table meld), ``moves`` (placing moves of a hand), ``actions``, ``state`` (the match),
-``views`` (observation, snapshot, invariants), ``scoring``, ``best`` (the most a hand can lay
+on a table meld), ``legal`` (placing moves of a hand), ``actions``, ``state`` (the match),
+``view`` (observation, snapshot, invariants), ``scoring``, ``best`` (the most a hand can lay
 down, through the solver), ``hints`` (quick judgements for bots), ``position`` (hands in
 progress for tests and puzzles) and ``vectors``.
 

@@ -25,8 +25,8 @@ from typing import Any, Literal
 
 from meldhall.core.actions import BareAction, by_json_type, by_text
 from meldhall.core.errors import ParseError
-from meldhall.games.remi.cards import FIRST_JOKER, MAX_CARDS, card_token, parse_card_list
-from meldhall.games.remi.cards import parse_identity as _parse_identity
+from meldhall.games.remi.pieces import FIRST_JOKER, MAX_CARDS, card_token, parse_card_list
+from meldhall.games.remi.pieces import parse_identity as _parse_identity
 
 End = Literal["low", "high"]
 

@@ -5,7 +5,7 @@ or high at 11, no wrap: the default game); other option sets use an exact search
 hand's melds, which also cross-checks the solver in the tests. Both keep a natural card in
 every meld (R-D7).
 
->>> from meldhall.games.remi.cards import parse_card_list
+>>> from meldhall.games.remi.pieces import parse_card_list
 >>> best_value(parse_card_list("AH 2H 3H 7C 7D 7S"), RunRules())
 37
 >>> exact_best_value(parse_card_list("10H JK JK 2C"), RunRules())
@@ -18,8 +18,8 @@ from collections.abc import Sequence
 from functools import cache
 
 from meldhall.core.solver import MeldRules, TileSum, best_partition
-from meldhall.games.remi.cards import FIRST_JOKER, RANK, RANK_VALUE, SUIT
 from meldhall.games.remi.melds import RunRules, find_melds
+from meldhall.games.remi.pieces import FIRST_JOKER, RANK, RANK_VALUE, SUIT
 
 SOLVER_RULES = MeldRules(
     colours=4,

@@ -1,7 +1,7 @@
 """Quick hand judgements for bots: does a card join a meld, how connected is a card, is the
 top discard worth taking.
 
->>> from meldhall.games.remi.cards import parse_card_list
+>>> from meldhall.games.remi.pieces import parse_card_list
 >>> hand = parse_card_list("7H 7S 9C 10C KD")
 >>> [joins_meld(c, hand, RunRules()) for c in parse_card_list("7D 8C 7C QD")]
 [True, True, True, False]
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 
 from meldhall.games.remi.best import best_value
-from meldhall.games.remi.cards import FIRST_JOKER, RANK, SUIT
 from meldhall.games.remi.melds import RunRules
+from meldhall.games.remi.pieces import FIRST_JOKER, RANK, SUIT
 
 
 def _positions(rank: int, rules: RunRules) -> tuple[int, ...]:

@@ -5,7 +5,7 @@ is: a run (suit and start position) or a set (rank). Rank positions of a run are
 is 1 low or 14 high, R-D2); with the option ``run_wrap`` they go round (K-A-2). Every valid meld
 holds at least one natural card (R-D7).
 
->>> from meldhall.games.remi.cards import parse_card_list
+>>> from meldhall.games.remi.pieces import parse_card_list
 >>> rules = RunRules()
 >>> [r.kind for r in readings(parse_card_list("10H JK JK"), rules)]
 ['run', 'set']
@@ -22,7 +22,8 @@ from dataclasses import dataclass
 from itertools import combinations, permutations, product
 from typing import Literal
 
-from meldhall.games.remi.cards import (
+from meldhall.games.remi.options import RemiOptions
+from meldhall.games.remi.pieces import (
     FIRST_JOKER,
     RANK,
     RANK_VALUE,
@@ -30,7 +31,6 @@ from meldhall.games.remi.cards import (
     face_name,
     parse_identity,
 )
-from meldhall.games.remi.options import RemiOptions
 
 MeldKind = Literal["run", "set"]
 

@@ -23,7 +23,7 @@ from typing import Any, Literal
 from meldhall.core.errors import OptionsError, ParseError
 from meldhall.core.options import parse_options
 from meldhall.core.tiles import split_tokens
-from meldhall.games.remi.cards import parse_card_list
+from meldhall.games.remi.pieces import parse_card_list
 
 
 def _deck_tokens(value: Any) -> tuple[str, ...]:

@@ -6,12 +6,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from meldhall.core.errors import EngineBug, OptionsError, ParseError
-from meldhall.games.remi.cards import parse_card_list
 from meldhall.games.remi.melds import read_meld
 from meldhall.games.remi.options import RemiOptions
+from meldhall.games.remi.pieces import parse_card_list
 from meldhall.games.remi.state import RemiState
 from meldhall.games.remi.table import TableMeld
-from meldhall.games.remi.views import PHASES
+from meldhall.games.remi.view import PHASES
 
 
 def build_position(

@@ -1,7 +1,7 @@
 """End-of-hand penalties (remi.md 11, options of 14) and the end of the match (12).
 
 >>> from meldhall.games.remi.options import RemiOptions
->>> from meldhall.games.remi.cards import parse_card_list as cards
+>>> from meldhall.games.remi.pieces import parse_card_list as cards
 >>> r = settle([[], cards("KH 7S AD JK"), cards("2C 2D")], 0, False, [True] * 3, [True] * 3,
 ...            RemiOptions())
 >>> r.penalties
@@ -16,8 +16,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from meldhall.games.remi.cards import card_token, hand_value
 from meldhall.games.remi.options import RemiOptions
+from meldhall.games.remi.pieces import card_token, hand_value
 
 
 @dataclass(frozen=True)

@@ -36,17 +36,17 @@ from meldhall.games.remi.actions import (
     Open,
     RemiAction,
 )
-from meldhall.games.remi.cards import FIRST_JOKER, RANK, SUIT, TOKEN, card_token, parse_card_list
+from meldhall.games.remi.legal import MoveRules, TableIndex, index_table, places_card, placing_moves
 from meldhall.games.remi.melds import (
     Reading,
     RunRules,
     read_meld,
 )
-from meldhall.games.remi.moves import MoveRules, TableIndex, index_table, places_card, placing_moves
 from meldhall.games.remi.options import RemiOptions
+from meldhall.games.remi.pieces import FIRST_JOKER, RANK, SUIT, TOKEN, card_token, parse_card_list
 from meldhall.games.remi.scoring import HandResult, match_end, settle
 from meldhall.games.remi.table import TableMeld
-from meldhall.games.remi.views import DRAW, OVER, PLAY, check_state, observe, snapshot_of
+from meldhall.games.remi.view import DRAW, OVER, PLAY, check_state, observe, snapshot_of
 
 
 def _tokens(cards: Sequence[int]) -> list[str]:
@@ -596,6 +596,6 @@ class RemiState:
         if not discards:
             return legal[0]
         penalty = self.options.joker_hand_penalty
-        from meldhall.games.remi.cards import hand_value
+        from meldhall.games.remi.pieces import hand_value
 
         return min(discards, key=lambda a: (-hand_value(a.card, penalty), a.card))

@@ -11,14 +11,6 @@ from collections.abc import Sequence
 from typing import Any
 
 from meldhall.core.tiles import RANKS, SUITS
-from meldhall.games.remi.cards import (
-    FIRST_JOKER,
-    RANK,
-    RANK_VALUE,
-    SUIT,
-    TOKEN,
-    face_name,
-)
 from meldhall.games.remi.melds import (
     MeldKind,
     Reading,
@@ -28,6 +20,14 @@ from meldhall.games.remi.melds import (
     natural_suits,
     run_rank,
     run_value,
+)
+from meldhall.games.remi.pieces import (
+    FIRST_JOKER,
+    RANK,
+    RANK_VALUE,
+    SUIT,
+    TOKEN,
+    face_name,
 )
 
 

@@ -7,9 +7,9 @@ from typing import Any
 
 from meldhall.core.errors import ParseError
 from meldhall.games.remi.best import best_value
-from meldhall.games.remi.cards import parse_card_list, parse_identity
 from meldhall.games.remi.melds import RunRules, joker_identities, read_meld
 from meldhall.games.remi.options import RemiOptions
+from meldhall.games.remi.pieces import parse_card_list, parse_identity
 from meldhall.games.remi.scoring import match_end, settle
 
 

@@ -3,8 +3,8 @@ pung and kongs (no chow), multiple winners, play on until three have won or the 
 exhausted, and the exhaustion settlement.
 
 Modules: ``hand`` (win check and waits on count arrays), ``shanten``, ``fan`` (the fan
-table), ``settlement`` (payments), ``options``, ``actions``, ``state`` (the match),
-``reasons`` (rejection codes), ``view`` (observation keys are documented there), ``deal``
+table), ``scoring`` (payments), ``options``, ``actions``, ``state`` (the match),
+``legal`` (rejection codes), ``view`` (observation keys are documented there), ``deal``
 (explicit walls for tests), ``vectors``.
 
 >>> from meldhall.core.rng import seed_from_text

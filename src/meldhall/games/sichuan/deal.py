@@ -15,7 +15,7 @@ from collections.abc import Sequence
 
 from meldhall.core.errors import ParseError
 from meldhall.core.tiles import parse_mahjong_many, split_tokens
-from meldhall.games.sichuan.tables import SEATS, TILE_COUNT, TOKEN
+from meldhall.games.sichuan.pieces import SEATS, TILE_COUNT, TOKEN
 
 
 def _tokens(text: str | Sequence[str]) -> list[str]:

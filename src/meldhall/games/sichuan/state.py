@@ -42,15 +42,15 @@ from meldhall.games.sichuan.actions import (
 from meldhall.games.sichuan.fan import Meld as FanMeld
 from meldhall.games.sichuan.fan import WinScore, ready_value, score_win
 from meldhall.games.sichuan.hand import SHIFT, is_win_keys
+from meldhall.games.sichuan.legal import rejection
 from meldhall.games.sichuan.options import SichuanOptions
-from meldhall.games.sichuan.reasons import rejection
-from meldhall.games.sichuan.settlement import (
+from meldhall.games.sichuan.pieces import KIND_OF, NEXT, SEATS, SUIT_OF, TILE_COUNT, TOKEN
+from meldhall.games.sichuan.scoring import (
     POT,
     SeatAtEnd,
     Settlement,
     exhaustion_settlement,
 )
-from meldhall.games.sichuan.tables import KIND_OF, NEXT, SEATS, SUIT_OF, TILE_COUNT, TOKEN
 
 OFFER_WIN = 1
 OFFER_PUNG = 2

@@ -12,13 +12,13 @@ from meldhall.core.tiles import parse_mahjong, parse_mahjong_many
 from meldhall.games.sichuan.fan import MELD_SIZE, Meld, ready_value, score_win
 from meldhall.games.sichuan.hand import KINDS, is_sichuan_win
 from meldhall.games.sichuan.options import SichuanOptions
-from meldhall.games.sichuan.settlement import (
+from meldhall.games.sichuan.pieces import KIND_NAME, SEATS, SUIT_LETTER
+from meldhall.games.sichuan.scoring import (
     SeatAtEnd,
     exhaustion_settlement,
     nets,
     win_transfers,
 )
-from meldhall.games.sichuan.tables import KIND_NAME, SEATS, SUIT_LETTER
 
 _WIN_BY = ("discard", "self_draw", "replacement", "robbed")
 _HAND_KEYS = frozenset(

@@ -45,7 +45,7 @@ from typing import TYPE_CHECKING
 from meldhall.core.engine import JSON
 from meldhall.core.errors import EngineBug
 from meldhall.games.sichuan.hand import suit_keys
-from meldhall.games.sichuan.tables import KIND_NAME, KIND_OF, SEATS, SUIT_LETTER, TILE_COUNT, TOKEN
+from meldhall.games.sichuan.pieces import KIND_NAME, KIND_OF, SEATS, SUIT_LETTER, TILE_COUNT, TOKEN
 
 if TYPE_CHECKING:
     from meldhall.games.sichuan.state import Meld, SichuanState

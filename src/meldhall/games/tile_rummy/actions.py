@@ -18,8 +18,8 @@ from typing import Any
 from meldhall.core.actions import BareAction, TileAction, by_text
 from meldhall.core.engine import JSON
 from meldhall.core.errors import ParseError
-from meldhall.games.tile_rummy.faces import TOKENS, parse_tile, token
 from meldhall.games.tile_rummy.melds import HIGH, LOW
+from meldhall.games.tile_rummy.pieces import TOKENS, parse_tile, token
 
 KINDS = ("run", "set")
 ENDS = (LOW, HIGH)

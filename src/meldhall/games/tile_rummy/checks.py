@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from meldhall.core.errors import IllegalAction
 from meldhall.games.tile_rummy.actions import Add, Meld, Rearrange, TakeDiscard, Use
-from meldhall.games.tile_rummy.faces import token, tokens
 from meldhall.games.tile_rummy.melds import Shape, fits, judge
+from meldhall.games.tile_rummy.pieces import token, tokens
 from meldhall.games.tile_rummy.table import TableMeld, grown
 
 if TYPE_CHECKING:

@@ -4,7 +4,7 @@ Smileys' meanings, where a tile may be added, and the melds a pool of tiles can 
 Everything works on tile ids (``faces``). A run is given in ascending order; its *start* is the
 position of its first tile (0 stands for a 13 before a 1, 14 for a 1 after a 13).
 
->>> from meldhall.games.tile_rummy.faces import parse_tile
+>>> from meldhall.games.tile_rummy.pieces import parse_tile
 >>> ids = lambda text: [parse_tile(t) for t in text.split()]
 >>> judge("run", ids("R12a R13a R1a"), wrap=True)
 Shape(kind='run', key=12, colour=0)
@@ -21,7 +21,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from itertools import combinations
 
-from meldhall.games.tile_rummy.faces import COLOURS, FACES, SMILEY_A, pos_number
+from meldhall.games.tile_rummy.pieces import COLOURS, FACES, SMILEY_A, pos_number
 
 LOW = "low"
 HIGH = "high"

@@ -18,7 +18,7 @@ from typing import Any, Literal
 from meldhall.core.errors import OptionsError, ParseError
 from meldhall.core.options import parse_options
 from meldhall.core.tiles import parse_okey_many
-from meldhall.games.tile_rummy.faces import SMILEY_A, TILE_COUNT
+from meldhall.games.tile_rummy.pieces import SMILEY_A, TILE_COUNT
 
 __all__ = ["TileRummyOptions", "parse_options"]
 

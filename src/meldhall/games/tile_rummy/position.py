@@ -11,9 +11,9 @@ from collections.abc import Sequence
 
 from meldhall.core.errors import ParseError
 from meldhall.core.tiles import parse_okey_many, split_tokens
-from meldhall.games.tile_rummy.faces import TILE_COUNT
 from meldhall.games.tile_rummy.melds import judge
 from meldhall.games.tile_rummy.options import TileRummyOptions
+from meldhall.games.tile_rummy.pieces import TILE_COUNT
 from meldhall.games.tile_rummy.state import TileRummyState
 from meldhall.games.tile_rummy.table import PILE, STOCK, TABLE, TableMeld
 

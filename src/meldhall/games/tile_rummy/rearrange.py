@@ -18,8 +18,8 @@ from collections.abc import Sequence
 
 from meldhall.core.solver import MeldRules
 from meldhall.games.tile_rummy.actions import Meld, Rearrange
-from meldhall.games.tile_rummy.faces import SMILEY_A, pos_number
 from meldhall.games.tile_rummy.melds import Pool, Shape, line
+from meldhall.games.tile_rummy.pieces import SMILEY_A, pos_number
 from meldhall.games.tile_rummy.solving import physical, rearranged
 
 OwnMeld = tuple[int, Shape, list[int]]

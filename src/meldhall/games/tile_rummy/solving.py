@@ -1,7 +1,7 @@
 """Tile Rummy 500 on the arrangement solver (``meldhall.core.solver``): its rule set, and the
 conversions between tile ids and the solver's count arrays.
 
->>> from meldhall.games.tile_rummy.faces import parse_tile
+>>> from meldhall.games.tile_rummy.pieces import parse_tile
 >>> opts = TileRummyOptions()
 >>> best_value([parse_tile(t) for t in "R12a R13a R1a K1a Y1a".split()], opts)
 21
@@ -15,9 +15,9 @@ from collections.abc import Sequence
 from functools import cache, lru_cache
 
 from meldhall.core.solver import MeldRules, TileSum, best_partition, max_placed_with_table
-from meldhall.games.tile_rummy.faces import FACES, SMILEY_A, face_of
 from meldhall.games.tile_rummy.melds import MAX_RUN, judge
 from meldhall.games.tile_rummy.options import TileRummyOptions
+from meldhall.games.tile_rummy.pieces import FACES, SMILEY_A, face_of
 
 SolvedMeld = tuple[str, tuple[int, ...]]
 """A meld by faces: kind and one slot per tile (a face 0..51, -1 for a Smiley)."""

@@ -31,10 +31,10 @@ from meldhall.games.tile_rummy.actions import (
     Use,
 )
 from meldhall.games.tile_rummy.checks import fail
-from meldhall.games.tile_rummy.faces import TILE_COUNT, parse_tile, token, tokens, value_table
-from meldhall.games.tile_rummy.listing import Acceptors, add_actions, meld_actions, take_actions
+from meldhall.games.tile_rummy.legal import Acceptors, add_actions, meld_actions, take_actions
 from meldhall.games.tile_rummy.melds import Pool, Shape
 from meldhall.games.tile_rummy.options import TileRummyOptions
+from meldhall.games.tile_rummy.pieces import TILE_COUNT, parse_tile, token, tokens, value_table
 from meldhall.games.tile_rummy.rearrange import rearrange_actions
 from meldhall.games.tile_rummy.scoring import match_winner, round_scores, round_winners
 from meldhall.games.tile_rummy.solving import rules_of

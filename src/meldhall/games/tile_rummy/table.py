@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 from meldhall.core.engine import JSON
-from meldhall.games.tile_rummy.faces import tokens
 from meldhall.games.tile_rummy.melds import LOW, Shape, accepting, joker_identities
+from meldhall.games.tile_rummy.pieces import tokens
 
 STOCK = 4
 """Location code of a stock tile (seats 0..3 are racks)."""

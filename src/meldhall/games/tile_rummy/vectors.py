@@ -8,9 +8,9 @@ from typing import Any
 from meldhall.core.engine import JSON
 from meldhall.core.errors import ParseError
 from meldhall.core.tiles import parse_okey_many, split_tokens
-from meldhall.games.tile_rummy.faces import value_table
 from meldhall.games.tile_rummy.melds import joker_identities, judge, judge_any
 from meldhall.games.tile_rummy.options import TileRummyOptions
+from meldhall.games.tile_rummy.pieces import value_table
 from meldhall.games.tile_rummy.scoring import match_winner, round_scores, round_winners
 from meldhall.games.tile_rummy.solving import best_count, best_value
 

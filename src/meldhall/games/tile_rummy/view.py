@@ -8,8 +8,8 @@ from typing import TYPE_CHECKING
 
 from meldhall.core.engine import JSON
 from meldhall.core.errors import EngineBug
-from meldhall.games.tile_rummy.faces import TILE_COUNT, token, tokens
 from meldhall.games.tile_rummy.melds import judge
+from meldhall.games.tile_rummy.pieces import TILE_COUNT, token, tokens
 from meldhall.games.tile_rummy.table import PILE, STOCK, TABLE
 
 if TYPE_CHECKING:

@@ -23,7 +23,7 @@ from meldhall.games.sichuan.actions import (
     Pung,
     Win,
 )
-from meldhall.games.sichuan.tables import TOKEN
+from meldhall.games.sichuan.pieces import TOKEN
 
 if TYPE_CHECKING:
     from meldhall.games.sichuan.state import SichuanState

@@ -28,8 +28,8 @@ from meldhall.games.okey_ladder.combos import (
 )
 from meldhall.games.okey_ladder.opening import best_opening
 from meldhall.games.okey_ladder.options import BASE_COLOURS, LadderOptions, parse_ladder_options
+from meldhall.games.okey_ladder.pieces import FACE_NAME, FACE_OF, WILD, Jokers, number_of
 from meldhall.games.okey_ladder.scoring import OPENED_NAMES, match_ranks, settle
-from meldhall.games.okey_ladder.tiles import FACE_NAME, FACE_OF, WILD, Jokers, number_of
 
 __all__ = ["answer", "parse_ladder_options"]
 

@@ -13,8 +13,8 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from meldhall.core.errors import EngineBug
-from meldhall.games.remi.cards import TOKEN, card_token
 from meldhall.games.remi.melds import RunRules, run_start, set_rank
+from meldhall.games.remi.pieces import TOKEN, card_token
 from meldhall.games.remi.table import TableMeld
 
 if TYPE_CHECKING:

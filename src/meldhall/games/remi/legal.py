@@ -10,8 +10,8 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from meldhall.games.remi.actions import Exchange, LayOff, MeldAction, MeldSpec, Open, RemiAction
-from meldhall.games.remi.cards import FIRST_JOKER, RANK, SUIT
 from meldhall.games.remi.melds import Candidate, RunRules, find_melds, natural_suits, run_rank
+from meldhall.games.remi.pieces import FIRST_JOKER, RANK, SUIT
 from meldhall.games.remi.table import TableMeld
 
 

@@ -6,7 +6,7 @@ import random
 
 import pytest
 
-from meldhall.core.registry import find_game, game_ids
+from meldhall.games.registry import find_game, game_ids
 from meldhall.testing.conformance import check_observations, check_replay, play_random
 
 

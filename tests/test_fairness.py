@@ -10,8 +10,8 @@ import pytest
 
 from meldhall.bots.base import make_bot
 from meldhall.core.fairness import commitment, match_seed, verify
-from meldhall.core.registry import find_game, game_ids
 from meldhall.core.replay import log_to_json
+from meldhall.games.registry import find_game, game_ids
 
 SECRET = bytes(range(32))
 CONTRIBUTIONS = ["alice", "bob"]

@@ -1,6 +1,6 @@
 """meldhall: meld games with verifiable dealing.
 
->>> from meldhall.core.registry import find_game
+>>> from meldhall.games.registry import find_game
 >>> find_game("okey").id
 'okey'
 """

@@ -29,8 +29,9 @@ def _cmd_serve(args: argparse.Namespace) -> int:
 
 def _cmd_vectors(args: argparse.Namespace) -> int:
     from meldhall.vectors import main as run_vectors
+    from meldhall.vectors import repo_vector_files
 
-    return run_vectors(args.files)
+    return run_vectors(args.files or [str(p) for p in repo_vector_files()])
 
 
 def _cmd_simulate(args: argparse.Namespace) -> int:
@@ -46,7 +47,7 @@ def _cmd_play(args: argparse.Namespace) -> int:
 
 
 def _cmd_bench(args: argparse.Namespace) -> int:
-    from meldhall.core.registry import GAME_MODULES
+    from meldhall.games.registry import GAME_MODULES
 
     print(f"python {platform.python_version()} on {platform.machine()}, cpus {_cpus()}")
     name = args.name.replace("-", "_")
@@ -86,7 +87,7 @@ def build_parser() -> argparse.ArgumentParser:
     serve.set_defaults(func=_cmd_serve)
 
     vec = sub.add_parser("vectors", help="run rule test-vector files")
-    vec.add_argument("files", nargs="+")
+    vec.add_argument("files", nargs="*", help="vector files (default: the repository's vectors/)")
     vec.set_defaults(func=_cmd_vectors)
 
     sim = sub.add_parser("simulate", help="whole matches between bots")

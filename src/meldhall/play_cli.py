@@ -9,8 +9,8 @@ import random
 
 from meldhall.bots.base import make_bot, strongest_bot_name
 from meldhall.core.errors import IllegalAction
-from meldhall.core.registry import find_game
 from meldhall.core.rng import derive, seed_from_text
+from meldhall.games.registry import find_game
 
 
 def main(args: argparse.Namespace) -> int:

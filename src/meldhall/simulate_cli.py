@@ -17,7 +17,7 @@ from rich.table import Table
 from meldhall.bots.base import make_bot, strongest_bot_name
 from meldhall.core.engine import Bot, Game
 from meldhall.core.errors import EngineBug, MeldhallError
-from meldhall.core.registry import find_game
+from meldhall.games.registry import find_game
 from meldhall.simulate import MatchRun, run_many
 
 

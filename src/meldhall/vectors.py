@@ -9,26 +9,10 @@ from pathlib import Path
 from typing import Any
 
 from meldhall.core.errors import MeldhallError
-from meldhall.core.registry import GAME_MODULES, find_game
+from meldhall.games.registry import find_game, game_ids
 
-KINDS: dict[str, frozenset[str]] = {
-    "okey": frozenset({"hand", "score"}),
-    "okey-ladder": frozenset({"meld", "best", "score"}),
-    "tile-rummy": frozenset({"meld", "best", "score"}),
-    "remi": frozenset({"meld", "best", "score"}),
-    "sichuan": frozenset({"hand", "score"}),
-    "okey-cards": frozenset({"meld", "best", "score"}),
-}
-"""Which kinds each game uses (VECTORS.md 4); another kind is a bad vector."""
-
-SET_FIELDS: dict[tuple[str, str], frozenset[str]] = {
-    ("okey", "hand"): frozenset({"jokers"}),
-    ("okey", "score"): frozenset({"winners"}),
-    ("okey-ladder", "score"): frozenset({"winners"}),
-    ("remi", "score"): frozenset({"eliminated"}),
-    ("sichuan", "hand"): frozenset({"waits"}),
-}
-"""Expect fields compared as sorted lists (repeats count)."""
+REPO_VECTORS = Path(__file__).resolve().parents[2] / "vectors"
+"""The repository's copy of the rule vectors (vectors/README.md says where they come from)."""
 
 VECTOR_KEYS = frozenset({"id", "kind", "options", "input", "expect", "note"})
 
@@ -64,6 +48,16 @@ class VectorFileError(MeldhallError):
     """A vector file that does not parse or names an unknown game."""
 
 
+def repo_vector_files() -> list[Path]:
+    """Return the vector file of every registered game in the repository's ``vectors/``
+    (``<game id>.json``), or raise ``VectorFileError`` naming a game whose file is absent."""
+    files = [REPO_VECTORS / f"{game}.json" for game in game_ids()]
+    missing = [str(f) for f in files if not f.is_file()]
+    if missing:
+        raise VectorFileError(f"rule vector files missing: {', '.join(missing)}")
+    return files
+
+
 def load_file(path: str | Path) -> list[Vector]:
     """Return the vectors of one file, or raise ``VectorFileError``."""
     name = str(path)
@@ -74,7 +68,7 @@ def load_file(path: str | Path) -> list[Vector]:
     if not isinstance(data, dict) or not isinstance(data.get("vectors"), list):
         raise VectorFileError(f'{name}: not {{"game": ..., "vectors": [...]}}')
     game = data.get("game")
-    if game not in GAME_MODULES:
+    if game not in game_ids():
         raise VectorFileError(f"{name}: unknown game {game!r}")
     return [
         Vector(name, str(game), v if isinstance(v, dict) else {"_bad": v}) for v in data["vectors"]
@@ -111,19 +105,19 @@ def check(vector: Vector) -> Result:
         if key not in v:
             return fail(f"missing required key {key!r}")
     kind = v["kind"]
-    if kind not in KINDS[vector.game]:
+    game = find_game(vector.game)
+    if kind not in game.vector_kinds:
         return fail(f"kind {kind!r} is not used by {vector.game}")
     if not isinstance(v["input"], dict) or not isinstance(v["expect"], dict):
         return fail("input and expect must be objects")
     try:
-        game = find_game(vector.game)
         options = game.options(v.get("options"))
         got = game.answer_vector(kind, v["input"], options)
     except MeldhallError as exc:
         return fail(str(exc))
     except Exception as exc:  # an engine crash fails the vector, with its reason
         return fail(f"engine raised {type(exc).__name__}: {exc}")
-    sets = SET_FIELDS.get((vector.game, kind), frozenset())
+    sets = game.vector_kinds[kind]
     failures: list[str] = []
     for key, expected in v["expect"].items():
         if key not in got:

@@ -8,7 +8,6 @@ from pathlib import Path
 
 from meldhall.bots.base import make_bot, strongest_bot_name
 from meldhall.bots.okey import BOTS, GreedyOkeyBot, RandomOkeyBot, StrongOkeyBot, distance
-from meldhall.core.registry import find_game
 from meldhall.core.rng import seed_from_text
 from meldhall.games.okey import GAME
 from meldhall.games.okey.actions import DRAW, SHOW, TAKE, Discard, DiscardWin
@@ -16,6 +15,7 @@ from meldhall.games.okey.explicit import explicit_options
 from meldhall.games.okey.hand import HandRules
 from meldhall.games.okey.pieces import OKEY_TILE_IDS
 from meldhall.games.okey.state import OkeyState
+from meldhall.games.registry import find_game
 from meldhall.simulate import play_match
 
 C1 = "R1a R2a R3a Y7a B7a K7a B10a B11a B12a B13a Y4a Y5a Y6a Y7b"

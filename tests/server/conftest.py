@@ -11,7 +11,7 @@ import pytest
 from starlette.testclient import TestClient
 
 from meldhall.bots import base as bots_base
-from meldhall.core import registry
+from meldhall.games import registry
 from meldhall.server import games as server_games
 from meldhall.server.app import create_app
 from meldhall.server.protocol import check_server
@@ -21,7 +21,6 @@ from meldhall.server.protocol import check_server
 def toy_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
     """Register the toy game of tests/server/toy.py for one test."""
     monkeypatch.setitem(registry.GAME_MODULES, "toy", "tests.server.toy")
-    monkeypatch.setitem(bots_base.BOT_MODULES, "toy", "tests.server.toy")
     registry.find_game.cache_clear()
     bots_base.bots_of.cache_clear()
     server_games._READY.pop("toy", None)

@@ -16,7 +16,7 @@ from typing import Any
 import websockets
 
 from meldhall.bots.base import make_bot
-from meldhall.core.registry import find_game
+from meldhall.games.registry import find_game
 from meldhall.server.protocol import check_server
 from tests.uvicorn_server import start_uvicorn
 

@@ -7,8 +7,8 @@ import random
 
 import pytest
 
-from meldhall.core.registry import find_game
-from meldhall.tables.clock import default_action, drawn_piece
+from meldhall.games.registry import find_game
+from meldhall.tables.clock import default_action
 
 
 @pytest.mark.parametrize("game_id", ["okey", "okey-ladder", "tile-rummy"])
@@ -25,7 +25,7 @@ def test_a_timed_out_turn_draws_from_the_wall_then_discards_the_drawn_tile(game_
             state.apply(seat, rng.choice(state.legal_actions(seat)))
         draw = default_action(game_id, state, seat, rng)
         assert draw.to_json() == {"type": "draw"}
-        drawn = drawn_piece(state.apply(seat, draw), seat)
+        drawn = game.timeout.drawn_piece(state.apply(seat, draw), seat)
         assert drawn is not None
         if state.to_act() != {seat}:
             continue  # the draw ended the hand (an empty wall)

@@ -11,7 +11,7 @@ from typing import Any
 
 from meldhall.bots.base import make_bot
 from meldhall.core.fairness import match_seed
-from meldhall.core.registry import find_game
+from meldhall.games.registry import find_game
 from meldhall.store.repository import Store
 from tests.server.online_client import Client, ServerProcess, bounded, run
 from tests.server.test_online import seat_table

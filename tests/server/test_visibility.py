@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 
 from meldhall.core.fairness import match_seed
-from meldhall.core.registry import find_game
+from meldhall.games.registry import find_game
 from meldhall.server.games import available_games
 from meldhall.store.repository import Store
 from tests.server.conftest import Peer, make_client

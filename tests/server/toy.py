@@ -11,10 +11,21 @@ import copy
 import random
 from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from meldhall.bots.base import UniformRandomBot
-from meldhall.core.engine import JSON, Event, Outcome, ranks_by
+from meldhall.core.engine import (
+    JSON,
+    Bots,
+    Declared,
+    Event,
+    Outcome,
+    Presets,
+    Preview,
+    TimeoutPolicy,
+    VectorKinds,
+    ranks_by,
+)
 from meldhall.core.errors import EngineBug, IllegalAction, ParseError
 from meldhall.core.options import parse_options
 from meldhall.core.rng import derive, shuffled
@@ -123,12 +134,21 @@ class ToyState:
         return copy.deepcopy(self)
 
 
-class ToyGame:
+class ToyGame(Declared):
     id = "toy"
     title = "Toy cards"
     min_seats = 2
     max_seats = 3
     default_seats = 2
+    rules_version = 1
+    options_type = ToyOptions
+    presets: ClassVar[Presets] = {"default": {}}
+    bots = Bots("tests.server.toy", ("random",), on_timeout="random")
+    preview = Preview("okeycard", ("R1", "R2"))
+    vector_kinds: ClassVar[VectorKinds] = {}
+    higher_is_better = True
+    hand_result = "totals"
+    timeout = TimeoutPolicy()
 
     def options(self, raw: Mapping[str, JSON] | None = None) -> ToyOptions:
         return parse_options(ToyOptions, raw)

@@ -9,7 +9,7 @@ import statistics
 from functools import partial
 
 from meldhall.bots.base import make_bot
-from meldhall.core.registry import find_game
+from meldhall.games.registry import find_game
 from meldhall.simulate import run_many
 
 GOAL = 200.0

@@ -1,7 +1,7 @@
-"""Bots every game can use, and the registry that finds a game's bots by name.
+"""Bots every game can use, and how a game's bots are found by name.
 
-Each game's bots live in ``meldhall.bots.<module>`` (named in ``BOT_MODULES``), which exposes
-``BOTS: dict[str, Callable[[], Bot]]`` with at least ``random`` and ``greedy``.
+A game's declaration names its bots (``GAME.bots``): the module, which exposes
+``BOTS: dict[str, Callable[[], Bot]]``, and the names from weakest to strongest.
 """
 
 from __future__ import annotations
@@ -13,18 +13,7 @@ from functools import cache
 
 from meldhall.core.engine import JSON, Action, Bot
 from meldhall.core.errors import MeldhallError
-
-BOT_MODULES: dict[str, str] = {
-    "okey": "meldhall.bots.okey",
-    "okey-ladder": "meldhall.bots.okey_ladder",
-    "tile-rummy": "meldhall.bots.tile_rummy",
-    "remi": "meldhall.bots.remi",
-    "sichuan": "meldhall.bots.sichuan",
-    "okey-cards": "meldhall.bots.okey_cards",
-}
-
-STRENGTH_ORDER = ("expert", "strong", "greedy", "random")
-"""Bot names from strongest to weakest; solo mode seats the strongest a game has."""
+from meldhall.games.registry import find_game
 
 
 class UniformRandomBot:
@@ -41,12 +30,14 @@ class UniformRandomBot:
 
 @cache
 def bots_of(game_id: str) -> Mapping[str, Callable[[], Bot]]:
-    """Return the bot factories of a game by name, or raise ``MeldhallError``."""
-    path = BOT_MODULES.get(game_id)
-    if path is None:
-        raise MeldhallError(f"no bots for game {game_id!r}")
-    bots: Mapping[str, Callable[[], Bot]] = importlib.import_module(path).BOTS
-    return bots
+    """Return the bot factories of a game by name, in its declared order (weakest first), or
+    raise ``MeldhallError`` when its bot module does not offer every declared bot."""
+    declared = find_game(game_id).bots
+    factories: Mapping[str, Callable[[], Bot]] = importlib.import_module(declared.module).BOTS
+    missing = [name for name in declared.names if name not in factories]
+    if missing:
+        raise MeldhallError(f"{declared.module} lacks the declared bots {', '.join(missing)}")
+    return {name: factories[name] for name in declared.names}
 
 
 def make_bot(game_id: str, name: str) -> Bot:
@@ -59,6 +50,5 @@ def make_bot(game_id: str, name: str) -> Bot:
 
 
 def strongest_bot_name(game_id: str) -> str:
-    """Return the name of the strongest bot a game offers (solo mode plays it)."""
-    names = bots_of(game_id)
-    return next((n for n in STRENGTH_ORDER if n in names), next(iter(names)))
+    """Return the name of the strongest bot a game declares (solo mode plays it)."""
+    return find_game(game_id).bots.strongest

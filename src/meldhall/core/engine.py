@@ -9,9 +9,9 @@ only what a seat may know; ``None`` as viewer is a spectator (public information
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, ClassVar, Protocol, runtime_checkable
 
 Seat = int
 JSON = Any
@@ -135,8 +135,106 @@ class Bot(Protocol):
         ...
 
 
+Presets = Mapping[str, Mapping[str, JSON]]
+"""Named option sets of a game: spec option names to values (``{}``: every default)."""
+VectorKinds = Mapping[str, frozenset[str]]
+"""Rule-vector kinds of a game, each with the expect fields compared as sorted lists."""
+
+
+@dataclass(frozen=True, slots=True)
+class Bots:
+    """A game's computer players: the module exposing ``BOTS`` (name -> factory), their names
+    from weakest to strongest, and the one that plays a timed-out seat when the timeout
+    policy lists no safe action."""
+
+    module: str
+    names: tuple[str, ...]
+    on_timeout: str
+
+    @property
+    def strongest(self) -> str:
+        """Return the name of the strongest bot (solo and online tables seat it)."""
+        return self.names[-1]
+
+
+@dataclass(frozen=True, slots=True)
+class Preview:
+    """The pieces the home page shows for a game: the piece family its renderer draws
+    (``okey``, ``card``, ``mahjong``, ``okeycard``) and a few tokens."""
+
+    family: str
+    pieces: tuple[str, ...]
+
+    def to_json(self) -> JSON:
+        """Return the JSON form ``/api/games`` sends."""
+        return {"family": self.family, "pieces": list(self.pieces)}
+
+
+@dataclass(frozen=True, slots=True)
+class TimeoutPolicy:
+    """Which listed action a seat whose clock ran out plays: a listed action of a type in
+    ``passes`` first (a claim window), then one of a type in ``draws`` (from the wall, never
+    the discards), then the discard of the piece it just drew. ``piece`` names the field
+    that carries the piece in a draw event's private part and in a discard action."""
+
+    passes: frozenset[str] = frozenset()
+    draws: frozenset[str] = frozenset()
+    discard: str = "discard"
+    piece: str = "tile"
+
+    def drawn_piece(self, events: Iterable[Event], seat: Seat) -> str | None:
+        """Return the token of the piece ``seat`` drew among ``events``, or None."""
+        for event in events:
+            if event.kind in self.draws and event.seat == seat and event.private:
+                piece = event.private.get(self.piece)
+                if isinstance(piece, str):
+                    return piece
+        return None
+
+    def is_draw(self, action: Action) -> bool:
+        """Return True when ``action`` draws from the wall (the turn goes on to a discard)."""
+        return _type_of(action) in self.draws
+
+    def choose(self, legal: tuple[Action, ...], drawn: str | None) -> Action | None:
+        """Return the safe action among ``legal`` (see the class), or None when none fits."""
+        for wanted in (self.passes, self.draws):
+            for action in legal:
+                if _type_of(action) in wanted:
+                    return action
+        if drawn is not None:
+            for action in legal:
+                data = action.to_json()
+                if isinstance(data, dict) and (data.get("type"), data.get(self.piece)) == (
+                    self.discard,
+                    drawn,
+                ):
+                    return action
+        return None
+
+
+def _type_of(action: Action) -> object:
+    data = action.to_json()
+    return data.get("type") if isinstance(data, dict) else None
+
+
+def opposite_seating(people: int, seats: int) -> list[int]:
+    """Return the seats people take at a table: two people at four seats sit opposite each
+    other, otherwise they fill the seats in order (computers take the rest, seed 004).
+
+    >>> opposite_seating(2, 4), opposite_seating(3, 4), opposite_seating(4, 4)
+    ([0, 2], [0, 1, 2], [0, 1, 2, 3])
+    """
+    if not 1 <= people <= seats:
+        raise ValueError(f"{people} people cannot sit at {seats} seats")
+    if people == 2 and seats == 4:
+        return [0, 2]
+    return list(range(people))
+
+
 class Game(Protocol):
-    """The static facts and entry points of one game; each game module exposes ``GAME``.
+    """The declaration of one game: everything the platform knows about it. Each game
+    package's ``game`` module exposes ``GAME``; ``meldhall.games.registry`` finds it, and no
+    other layer keeps a table about a game (docs/architecture.md).
 
     Optional: ``summarize(outcomes: Sequence[Outcome], options) -> list[str]``, lines that
     ``meldhall simulate`` prints after its table (e.g. the okey-cards reward tiers).
@@ -144,9 +242,24 @@ class Game(Protocol):
 
     id: str
     title: str
+    rules_version: int
+    """Starts at 1; bumped when a rule fix changes what a stored action log means."""
     min_seats: int
     max_seats: int
     default_seats: int
+    options_type: type
+    presets: ClassVar[Presets]
+    """Named option sets (spec option names to values); ``{}`` is every default."""
+    bots: Bots
+    preview: Preview
+    vector_kinds: ClassVar[VectorKinds]
+    """The rule-vector kinds the game answers (VECTORS.md 4), each with its expect fields
+    compared as sorted lists (repeats count)."""
+    higher_is_better: bool
+    """Whether a larger match score is better (records rank by it)."""
+    hand_result: str
+    """The field of the ``hand_over`` event the end-of-hand screen states per seat."""
+    timeout: TimeoutPolicy
 
     def options(self, raw: Mapping[str, JSON] | None = None) -> Any:
         """Return the validated, frozen options for a mapping of spec option names to values
@@ -168,3 +281,29 @@ class Game(Protocol):
     def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
         """Return every expect field (VECTORS.md 4) this game computes for a vector question."""
         ...
+
+    def timeout_action(self, state: Any, seat: Seat, drawn: str | None) -> Action | None:
+        """Return the action a seat whose clock ran out plays, one of those listed (``drawn``:
+        the piece it has just drawn, if any), or None when the game leaves it to a bot."""
+        ...
+
+    def seating(self, people: int, seats: int) -> list[int]:
+        """Return the seats ``people`` people take at a table of ``seats`` (in join order)."""
+        ...
+
+
+class Declared:
+    """The shared behaviour of the six declarations: the timeout policy applied to the listed
+    actions, and people seated opposite each other. A game overrides either when its spec
+    says otherwise."""
+
+    timeout: TimeoutPolicy
+
+    def timeout_action(self, state: Any, seat: Seat, drawn: str | None) -> Action | None:
+        """Return the safe listed action of ``timeout`` (see ``TimeoutPolicy.choose``)."""
+        legal: tuple[Action, ...] = state.legal_actions(seat)
+        return self.timeout.choose(legal, drawn)
+
+    def seating(self, people: int, seats: int) -> list[int]:
+        """Return ``opposite_seating(people, seats)``."""
+        return opposite_seating(people, seats)

@@ -1,5 +1,5 @@
 """One package per game: options, State, actions, scoring, vectors and bots.
 
-The registry (``meldhall.core.registry``) names each game's module; each module exposes
+The registry (``meldhall.games.registry``) names each game's module; each module exposes
 ``GAME``, an object that satisfies ``meldhall.core.engine.Game``.
 """

@@ -6,7 +6,7 @@ import logging
 
 from meldhall.bots.base import bots_of
 from meldhall.core.engine import Game
-from meldhall.core.registry import find_game, game_ids
+from meldhall.games.registry import find_game, game_ids
 
 log = logging.getLogger(__name__)
 
@@ -30,13 +30,16 @@ def available_games() -> dict[str, Game]:
 
 
 def games_json() -> list[dict[str, object]]:
-    """Return the game list the pages show."""
+    """Return the game list the pages show, read from each game's declaration."""
     return [
         {
             "id": gid,
             "title": game.title,
             "seats": [game.min_seats, game.max_seats],
             "default_seats": game.default_seats,
+            "bots": list(game.bots.names),
+            "preview": game.preview.to_json(),
+            "rules_version": game.rules_version,
         }
         for gid, game in available_games().items()
     ]

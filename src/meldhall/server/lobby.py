@@ -17,11 +17,11 @@ from starlette.websockets import WebSocket
 
 from meldhall.bots.base import strongest_bot_name
 from meldhall.core.errors import MeldhallError
-from meldhall.core.registry import UnknownGame
+from meldhall.games.registry import UnknownGame
 from meldhall.server.games import available_games
 from meldhall.server.ws import Connection
 from meldhall.store.lobby import LobbyData
-from meldhall.tables.clock import seats_for_people, table_settings
+from meldhall.tables.clock import table_settings
 from meldhall.tables.online import OnlineManager, OnlineTable
 from meldhall.tables.table import Rejected
 
@@ -252,7 +252,7 @@ class Lobby:
         game = available_games()[data.game]
         people = list(data.people)
         seats = game.default_seats
-        places = seats_for_people(len(people), seats)
+        places = game.seating(len(people), seats)
         bot = strongest_bot_name(data.game)
         players: list[dict[str, Any]] = [{"kind": "bot", "bot": bot} for _ in range(seats)]
         for seat, person in zip(places, people, strict=True):

@@ -16,7 +16,7 @@ import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meldhall.core.errors import MeldhallError
-from meldhall.core.registry import UnknownGame
+from meldhall.games.registry import UnknownGame
 from meldhall.server.games import available_games
 from meldhall.server.protocol import SchemaError, check_client
 from meldhall.store.repository import Store

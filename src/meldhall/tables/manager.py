@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from meldhall.bots.base import strongest_bot_name
-from meldhall.core.registry import find_game
+from meldhall.games.registry import find_game
 from meldhall.store.repository import MatchData, Store
 from meldhall.tables.commits import GroupCommit
 from meldhall.tables.table import Table

@@ -20,7 +20,7 @@ from meldhall.core.replay import log_from_json
 from meldhall.core.rng import derive
 from meldhall.store.lobby import LobbyData, LobbyStore
 from meldhall.store.repository import MatchData, Store
-from meldhall.tables.clock import DRAW_LIKE, default_action, drawn_piece, table_settings
+from meldhall.tables.clock import default_action, table_settings
 from meldhall.tables.commits import GroupCommit
 from meldhall.tables.manager import KEEP_FINISHED_SECONDS, TableManager
 from meldhall.tables.table import Listener, Rejected, Sink, Table
@@ -343,16 +343,18 @@ class OnlineTable(Table):
         the drawn tile (one timed-out turn is one default move)."""
         for _step in range(2):
             entries = self.history.after(self.version - 1)
-            drawn = drawn_piece(entries[0][1], seat) if entries else None
+            drawn = self.game.timeout.drawn_piece(entries[0][1], seat) if entries else None
             rng = random.Random(derive(self.seed, "timeout", self.version, seat))
             action = default_action(self.game.id, self.state, seat, rng, drawn)
             try:
                 self._apply(seat, action)
             except Rejected:
                 return
-            data = action.to_json()
-            drew = isinstance(data, dict) and data.get("type") in DRAW_LIKE
-            if not drew or self.state.to_act() != {seat} or self.paused:
+            if (
+                not self.game.timeout.is_draw(action)
+                or self.state.to_act() != {seat}
+                or self.paused
+            ):
                 return
 
     # ------------------------------------------------------------------ the end

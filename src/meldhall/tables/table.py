@@ -17,12 +17,12 @@ from dataclasses import dataclass, field
 from typing import Any, Protocol
 
 from meldhall.bots.base import make_bot
-from meldhall.core.engine import JSON, Action, Bot, Event, Game, Outcome, State
+from meldhall.core.engine import JSON, Action, Bot, Event, Game, State
 from meldhall.core.errors import IllegalAction, MeldhallError
 from meldhall.core.fairness import match_seed
-from meldhall.core.registry import find_game
 from meldhall.core.replay import log_from_json, replay
 from meldhall.core.rng import derive
+from meldhall.games.registry import find_game
 from meldhall.store.repository import MatchData, Store
 from meldhall.tables.commits import GroupCommit
 
@@ -85,17 +85,6 @@ class _History:
     def since(self, version: int, viewer: int | None) -> list[dict[str, JSON]]:
         """Return what ``viewer`` may see of the events after state id ``version``."""
         return [e.for_viewer(viewer) for _v, events in self.after(version) for e in events]
-
-
-def higher_is_better(game: Game, outcome: Outcome) -> bool:
-    """Return whether a larger score is better in this game, read from the outcome's ranks
-    (the game's own ``higher_is_better`` attribute when the ranks cannot tell)."""
-    pairs = list(zip(outcome.ranks, outcome.scores, strict=True))
-    for rank_a, score_a in pairs:
-        for rank_b, score_b in pairs:
-            if rank_a < rank_b and score_a != score_b:
-                return score_a > score_b
-    return bool(getattr(game, "higher_is_better", True))
 
 
 class Table:
@@ -357,7 +346,7 @@ class Table:
         assert outcome is not None
         self.paused = False
         self.store.finish_match(self.id, outcome.to_json())
-        higher = higher_is_better(self.game, outcome)
+        higher = self.game.higher_is_better
         for seat in self.person_seats:
             self.store.add_record(
                 self.id,

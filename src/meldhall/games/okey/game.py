@@ -3,16 +3,16 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from meldhall.core.engine import JSON
+from meldhall.core.engine import JSON, Bots, Declared, Presets, Preview, TimeoutPolicy, VectorKinds
 from meldhall.games.okey.actions import OkeyAction, action_from_json, parse_action
 from meldhall.games.okey.options import OkeyOptions, parse
 from meldhall.games.okey.state import OkeyState
 from meldhall.games.okey.vectors import answer_vector
 
 
-class OkeyGame:
+class OkeyGame(Declared):
     """Classic Okey (okey.md): 106 tiles, indicator and jokers, 14 tiles or seven pairs."""
 
     id = "okey"
@@ -20,6 +20,18 @@ class OkeyGame:
     min_seats = 2
     max_seats = 4
     default_seats = 4
+    rules_version = 1
+    options_type = OkeyOptions
+    presets: ClassVar[Presets] = {"classic": {}}
+    bots = Bots("meldhall.bots.okey", ("random", "greedy", "strong"), on_timeout="greedy")
+    preview = Preview("okey", ("R1a", "R2a", "R3a", "K7a", "Ja"))
+    vector_kinds: ClassVar[VectorKinds] = {
+        "hand": frozenset({"jokers"}),
+        "score": frozenset({"winners"}),
+    }
+    higher_is_better = True
+    hand_result = "scores"
+    timeout = TimeoutPolicy(draws=frozenset({"draw"}))
 
     def options(self, raw: Mapping[str, JSON] | None = None) -> OkeyOptions:
         """Return validated options (defaults: the classic preset), or raise ``OptionsError``."""

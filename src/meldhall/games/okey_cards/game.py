@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import Any, ClassVar
 
-from meldhall.core.engine import JSON, Outcome
+from meldhall.core.engine import (
+    JSON,
+    Bots,
+    Declared,
+    Outcome,
+    Presets,
+    Preview,
+    TimeoutPolicy,
+    VectorKinds,
+)
 from meldhall.core.errors import OptionsError, ParseError
 from meldhall.core.options import parse_options
 from meldhall.core.rng import derive, shuffled
@@ -41,7 +50,7 @@ def _card_ids(data: Mapping[str, JSON]) -> list[int]:
     return [c.id for c in parse_okey_cards(tiles)]
 
 
-class OkeyCardsGame:
+class OkeyCardsGame(Declared):
     """Okey cards: the one-player game of okey-cards.md."""
 
     id = "okey-cards"
@@ -49,6 +58,19 @@ class OkeyCardsGame:
     min_seats = 1
     max_seats = 1
     default_seats = 1
+    rules_version = 1
+    options_type = OkeyCardsOptions
+    presets: ClassVar[Presets] = {"current": {}, "legacy": {"score_table": "legacy"}}
+    bots = Bots("meldhall.bots.okey_cards", ("random", "greedy", "expert"), on_timeout="greedy")
+    preview = Preview("okeycard", ("R3", "B3", "Y3", "B6", "B7"))
+    vector_kinds: ClassVar[VectorKinds] = {
+        "meld": frozenset(),
+        "best": frozenset(),
+        "score": frozenset(),
+    }
+    higher_is_better = True
+    hand_result = "score"
+    timeout = TimeoutPolicy(draws=frozenset({"draw"}), piece="card")
 
     def options(self, raw: Mapping[str, JSON] | None = None) -> OkeyCardsOptions:
         """Return the validated options, or raise ``OptionsError`` naming the bad one."""

@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from meldhall.core.engine import JSON
+from meldhall.core.engine import JSON, Bots, Declared, Presets, Preview, TimeoutPolicy, VectorKinds
 from meldhall.core.errors import OptionsError
 from meldhall.games.okey_ladder.actions import Action, action_from_json, parse_action
 from meldhall.games.okey_ladder.deal import SEATS
@@ -14,7 +14,7 @@ from meldhall.games.okey_ladder.state import LadderState
 from meldhall.games.okey_ladder.vectors import answer
 
 
-class LadderGame:
+class LadderGame(Declared):
     """Ladder Okey (``okey-ladder``): four seats, a match of ``rounds`` hands."""
 
     id = "okey-ladder"
@@ -22,6 +22,19 @@ class LadderGame:
     min_seats = SEATS
     max_seats = SEATS
     default_seats = SEATS
+    rules_version = 1
+    options_type = LadderOptions
+    presets: ClassVar[Presets] = {"seed": {}}
+    bots = Bots("meldhall.bots.okey_ladder", ("random", "greedy"), on_timeout="greedy")
+    preview = Preview("okey", ("B11a", "B12a", "B13a", "Y9a", "Y9b"))
+    vector_kinds: ClassVar[VectorKinds] = {
+        "meld": frozenset(),
+        "best": frozenset(),
+        "score": frozenset({"winners"}),
+    }
+    higher_is_better = False
+    hand_result = "totals"
+    timeout = TimeoutPolicy(draws=frozenset({"draw"}))
 
     def options(self, raw: Mapping[str, JSON] | None = None) -> LadderOptions:
         """Return validated options (defaults: the seed's preset), or raise ``OptionsError``."""

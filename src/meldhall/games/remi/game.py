@@ -3,15 +3,24 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
+from meldhall.core.engine import (
+    Action,
+    Bots,
+    Declared,
+    Presets,
+    Preview,
+    TimeoutPolicy,
+    VectorKinds,
+)
 from meldhall.games.remi.actions import RemiAction, action_from_json, parse_action
 from meldhall.games.remi.options import RemiOptions, parse_remi_options
 from meldhall.games.remi.state import RemiState
 from meldhall.games.remi.vectors import answer_vector
 
 
-class RemiGame:
+class RemiGame(Declared):
     """Romanian Remi (Kalooki) with two packs and two jokers (rules/remi.md)."""
 
     id = "remi"
@@ -19,6 +28,19 @@ class RemiGame:
     min_seats = 2
     max_seats = 4
     default_seats = 4
+    rules_version = 1
+    options_type = RemiOptions
+    presets: ClassVar[Presets] = {"seed": {}}
+    bots = Bots("meldhall.bots.remi", ("random", "greedy"), on_timeout="greedy")
+    preview = Preview("card", ("10H#1", "JH#1", "QH#1", "KH#1", "JK#1"))
+    vector_kinds: ClassVar[VectorKinds] = {
+        "meld": frozenset(),
+        "best": frozenset(),
+        "score": frozenset({"eliminated"}),
+    }
+    higher_is_better = False
+    hand_result = "totals"
+    timeout = TimeoutPolicy(draws=frozenset({"draw_stock"}), piece="card")
 
     def options(self, raw: Mapping[str, Any] | None = None) -> RemiOptions:
         """Return validated options (missing names: the seed's game), or raise
@@ -42,6 +64,12 @@ class RemiGame:
     ) -> dict[str, Any]:
         """Return every expect field Remi computes for a vector question."""
         return answer_vector(kind, data, options)
+
+    def timeout_action(self, state: Any, seat: int, drawn: str | None) -> Action | None:
+        """Return the spec's expiry action (remi.md, option ``turn_timer``): draw from the
+        stock, else discard the most costly card."""
+        decided: Action = state.expiry_action(seat)
+        return decided
 
 
 GAME = RemiGame()

@@ -3,9 +3,18 @@
 from __future__ import annotations
 
 from collections.abc import Mapping
-from typing import Any
+from typing import Any, ClassVar
 
-from meldhall.core.engine import JSON
+from meldhall.core.engine import (
+    JSON,
+    Action,
+    Bots,
+    Declared,
+    Presets,
+    Preview,
+    TimeoutPolicy,
+    VectorKinds,
+)
 from meldhall.core.errors import ParseError
 from meldhall.games.tile_rummy import actions
 from meldhall.games.tile_rummy.options import TileRummyOptions, parse_options
@@ -13,7 +22,7 @@ from meldhall.games.tile_rummy.state import TileRummyState
 from meldhall.games.tile_rummy.vectors import answer_best, answer_meld, answer_score
 
 
-class TileRummyGame:
+class TileRummyGame(Declared):
     """Tile Rummy 500 (rules/tile-rummy.md): 2 to 4 players, 106 tiles with two Smileys."""
 
     id = "tile-rummy"
@@ -21,6 +30,19 @@ class TileRummyGame:
     min_seats = 2
     max_seats = 4
     default_seats = 4
+    rules_version = 1
+    options_type = TileRummyOptions
+    presets: ClassVar[Presets] = {"house": {}}
+    bots = Bots("meldhall.bots.tile_rummy", ("random", "greedy"), on_timeout="greedy")
+    preview = Preview("okey", ("K12a", "K13a", "K1a", "Sa", "R5a"))
+    vector_kinds: ClassVar[VectorKinds] = {
+        "meld": frozenset(),
+        "best": frozenset(),
+        "score": frozenset(),
+    }
+    higher_is_better = True
+    hand_result = "scores"
+    timeout = TimeoutPolicy(draws=frozenset({"draw"}))
 
     def options(self, raw: Mapping[str, JSON] | None = None) -> TileRummyOptions:
         """Return validated options (defaults: the seed's house rules), or raise
@@ -48,6 +70,12 @@ class TileRummyGame:
         if kind == "score":
             return answer_score(data, options)
         raise ParseError(f"tile-rummy has no {kind!r} vectors")
+
+    def timeout_action(self, state: Any, seat: int, drawn: str | None) -> Action | None:
+        """Return the spec's ``timeout`` under the ``turn_timer`` option (T-D18), else the
+        safe listed action of ``timeout``."""
+        decided: Action | None = state.expiry_action(seat)
+        return decided if decided is not None else super().timeout_action(state, seat, drawn)
 
 
 GAME = TileRummyGame()

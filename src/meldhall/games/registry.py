@@ -1,7 +1,10 @@
-"""The registry of games: one line per game, imported on first use.
+"""The registry of games: one line per game package, imported on first use. Every other
+layer learns about a game from its declaration ``GAME`` (``meldhall.core.engine.Game``).
 
 >>> "sichuan" in game_ids()
 True
+>>> find_game("okey").bots.strongest
+'strong'
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ GAME_MODULES: dict[str, str] = {
     "sichuan": "meldhall.games.sichuan",
     "okey-cards": "meldhall.games.okey_cards",
 }
+"""Game id -> the package whose ``game`` module declares ``GAME``, in menu order."""
 
 
 class UnknownGame(MeldhallError):
@@ -33,7 +37,7 @@ def game_ids() -> tuple[str, ...]:
 
 @cache
 def find_game(game_id: str) -> Game:
-    """Return the registered game with this id, or raise ``UnknownGame``."""
+    """Return the declaration of the registered game with this id, or raise ``UnknownGame``."""
     path = GAME_MODULES.get(game_id)
     if path is None:
         raise UnknownGame(f"unknown game {game_id!r}; known: {', '.join(GAME_MODULES)}")

@@ -11,6 +11,8 @@ from typing import Any
 
 from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
+from meldhall.games.registry import GAME_MODULES, find_game, game_ids
+
 Move = Callable[[Any], None]
 
 
@@ -140,22 +142,12 @@ def okey_cards(page: Any) -> None:
 
 
 PLAYERS: dict[str, Move] = {
-    "okey": okey,
-    "okey-ladder": okey_ladder,
-    "tile-rummy": tile_rummy,
-    "remi": remi,
-    "sichuan": sichuan,
-    "okey-cards": okey_cards,
+    game: globals()[GAME_MODULES[game].rsplit(".", 1)[1]] for game in game_ids()
 }
+"""The person's move of every registered game: the function named after its package (a
+game without one fails here, at import)."""
 
-RESULT_FIELD = {
-    "okey": "scores",
-    "okey-ladder": "totals",
-    "tile-rummy": "scores",
-    "remi": "totals",
-    "sichuan": "scores",
-    "okey-cards": "score",
-}
+RESULT_FIELD = {game: find_game(game).hand_result for game in game_ids()}
 """The field of each game's hand_over event that the end-of-hand screen states per seat."""
 
 TURN = (

@@ -15,6 +15,7 @@ from meldhall.core.rng import derive
 from meldhall.core.tiles import parse_okey_cards
 from meldhall.games.okey_cards import GAME
 from meldhall.games.okey_cards.actions import Draw
+from meldhall.games.okey_cards.pieces import ALL_CARDS
 from meldhall.games.okey_cards.planner import (
     FEATURES,
     Position,
@@ -23,7 +24,7 @@ from meldhall.games.okey_cards.planner import (
     keep_options,
     position_of,
 )
-from meldhall.games.okey_cards.scoring import ALL_CARDS, best_triple
+from meldhall.games.okey_cards.scoring import best_triple
 from meldhall.games.okey_cards.weights import FIRST_DECK, WEIGHTS
 from meldhall.simulate import play_match
 

@@ -13,15 +13,8 @@ from meldhall.core.errors import OptionsError, ParseError
 from meldhall.core.tiles import parse_okey_cards
 from meldhall.games.okey_cards import GAME
 from meldhall.games.okey_cards.actions import Action, Discard, Draw, Quit, Select, Unselect
-from meldhall.games.okey_cards.scoring import (
-    ALL_CARDS,
-    TRIPLES,
-    best_total,
-    classify,
-    has_combination,
-    mask_of,
-    points,
-)
+from meldhall.games.okey_cards.pieces import ALL_CARDS, mask_of
+from meldhall.games.okey_cards.scoring import TRIPLES, best_total, classify, has_combination, points
 from meldhall.games.okey_cards.state import OkeyCardsState
 from meldhall.games.okey_cards.summary import reward_shares
 

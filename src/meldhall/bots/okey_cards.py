@@ -10,6 +10,7 @@ import random
 from collections.abc import Callable, Mapping
 
 from meldhall.core.engine import JSON, Action, Bot
+from meldhall.games.okey_cards.pieces import cards_of
 from meldhall.games.okey_cards.planner import (
     HAND_LIMIT,
     Position,
@@ -20,7 +21,7 @@ from meldhall.games.okey_cards.planner import (
     position_of,
     triples_of_card,
 )
-from meldhall.games.okey_cards.scoring import best_triple, cards_of, triple_points
+from meldhall.games.okey_cards.scoring import best_triple, triple_points
 
 
 class _PlanningBot:

@@ -13,33 +13,30 @@ written ``?5``.
 
 from __future__ import annotations
 
-from meldhall.core.tiles import OKEY_COLOURS, OKEY_TILES
+from meldhall.core.okey_family import FACES, TILE_COUNT, TOKENS, face_name, okey_identity
+from meldhall.core.okey_family import TILE_IDS as OKEY_TILE_IDS
 
-FACES = 52
-"""Number of faces (4 colours × 13 numbers)."""
-
-TILE_COUNT = 106
+__all__ = [
+    "FACES",
+    "OKEY_TILE_IDS",
+    "TILE_COUNT",
+    "TOKENS",
+    "Identity",
+    "effective_faces",
+    "face_name",
+    "identity_name",
+    "is_real_joker",
+    "okey_face",
+]
 
 Identity = tuple[str | None, int]
 """What a joker stands for: (colour letter or None when open, number)."""
 
-TOKENS: tuple[str, ...] = tuple(str(t) for t in OKEY_TILES)
-"""The token of every tile id (``R5a``, ``Jb``)."""
-
-OKEY_TILE_IDS: dict[str, int] = {token: i for i, token in enumerate(TOKENS)}
-"""Tile id of every suffixed token."""
-
-
-def face_name(face: int) -> str:
-    """Return the face's token without copy suffix: ``face_name(4) == 'R5'``."""
-    return f"{OKEY_COLOURS[face // 13]}{face % 13 + 1}"
-
 
 def okey_face(indicator: int) -> int:
-    """Return the okey identity's face for an indicator tile id: same colour, next number,
-    1 after 13 (okey.md 2.1)."""
-    face = indicator // 2
-    return face - 12 if face % 13 == 12 else face + 1
+    """Return the okey identity's face for an indicator tile id (``okey_identity`` of its
+    face)."""
+    return okey_identity(indicator // 2)
 
 
 def identity_name(identity: Identity) -> str:

@@ -4,6 +4,11 @@
 that form a set or a run score, discards are gone for good; the game ends when nothing can
 score any more, and the final score earns a bronze, silver or gold chest.
 
+Modules: ``pieces`` (card ids, tokens, bitmasks), ``options``, ``scoring`` (combinations,
+score tables, reward tiers), ``actions``, ``state`` (the game), ``view`` (the observation),
+``vectors`` (rule-vector answers), ``game`` (the declaration); ``planner`` and ``weights``
+(the bots' planning maths), ``summary`` (simulation summaries).
+
 Actions (text form / JSON form): ``draw`` / ``{"type": "draw"}``, ``select R3``,
 ``unselect R3``, ``discard R3`` / ``{"type": "select", "card": "R3"}``, ``quit``.
 Reason codes: GAME_OVER, DECK_EMPTY, HAND_FULL, NOT_IN_HAND, NOT_ON_FIELD, FIELD_FULL (and
@@ -39,8 +44,6 @@ Observation keys (``state.observation(viewer)``; viewer 0 is the player, None a 
 
 from __future__ import annotations
 
-from meldhall.games.okey_cards.game import OkeyCardsGame
+from meldhall.games.okey_cards.game import GAME, OkeyCardsGame
 
-GAME = OkeyCardsGame()
-
-__all__ = ["GAME"]
+__all__ = ["GAME", "OkeyCardsGame"]

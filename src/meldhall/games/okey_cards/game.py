@@ -15,24 +15,16 @@ from meldhall.core.engine import (
     TimeoutPolicy,
     VectorKinds,
 )
-from meldhall.core.errors import OptionsError, ParseError
+from meldhall.core.errors import OptionsError
 from meldhall.core.options import parse_options
 from meldhall.core.rng import derive, shuffled
 from meldhall.core.tiles import parse_okey_cards
 from meldhall.games.okey_cards.actions import Action, action_from_json, parse_action
 from meldhall.games.okey_cards.options import OkeyCardsOptions
-from meldhall.games.okey_cards.scoring import (
-    CARD_COUNT,
-    best_total,
-    classify,
-    mask_of,
-    points,
-    reward,
-)
+from meldhall.games.okey_cards.pieces import CARD_COUNT
 from meldhall.games.okey_cards.state import OkeyCardsState
 from meldhall.games.okey_cards.summary import reward_line
-
-_INPUT_KEYS = {"meld": {"tiles", "type"}, "best": {"tiles"}, "score": {"score"}}
+from meldhall.games.okey_cards.vectors import answer_vector
 
 
 def deal_deck(options: OkeyCardsOptions, seed: bytes) -> list[int]:
@@ -41,13 +33,6 @@ def deal_deck(options: OkeyCardsOptions, seed: bytes) -> list[int]:
     given = [c.id for c in parse_okey_cards(list(options.deck_order))]
     rest = [c for c in range(CARD_COUNT) if c not in given]
     return given + shuffled(derive(seed, "hand", 1), "deck", rest)
-
-
-def _card_ids(data: Mapping[str, JSON]) -> list[int]:
-    tiles = data.get("tiles")
-    if not isinstance(tiles, str | list):
-        raise ParseError(f"'tiles' must be a list of card tokens, not {tiles!r}")
-    return [c.id for c in parse_okey_cards(tiles)]
 
 
 class OkeyCardsGame(Declared):
@@ -95,38 +80,12 @@ class OkeyCardsGame(Declared):
     def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
         """Return the expect fields of VECTORS.md 4 for a ``meld``, ``best`` or ``score``
         question."""
-        allowed = _INPUT_KEYS.get(kind)
-        if allowed is None:
-            raise ParseError(f"okey-cards has no vector kind {kind!r}")
-        extra = set(data) - allowed
-        if extra:
-            raise ParseError(f"unknown input keys for {kind}: {sorted(extra)}")
-        if kind == "score":
-            score = data.get("score")
-            if isinstance(score, bool) or not isinstance(score, int):
-                raise ParseError(f"'score' must be a whole number, not {score!r}")
-            return {"reward": reward(score, options.reward_thresholds)}
-        cards = _card_ids(data)
-        if kind == "best":
-            return {"value": best_total(mask_of(cards), options.score_table)}
-        if len(cards) != 3:
-            raise ParseError(f"a combination is three cards, not {len(cards)}")
-        combo = classify(cards)
-        wanted = data.get("type")
-        if wanted not in (None, "set", "run"):
-            raise ParseError(f"okey-cards combinations are 'set' or 'run', not {wanted!r}")
-        if combo is None or wanted not in (None, combo.kind):
-            return {"valid": False}
-        out: dict[str, JSON] = {
-            "valid": True,
-            "type": combo.kind,
-            "value": points(combo, options.score_table),
-        }
-        if combo.kind == "run":
-            out["same_colour"] = combo.same_colour
-        return out
+        return answer_vector(kind, data, options)
 
     def summarize(self, outcomes: Sequence[Outcome], options: OkeyCardsOptions) -> list[str]:
         """Return the lines ``meldhall simulate`` prints after its table: the share of games
         reaching each reward tier under the options' thresholds."""
         return [reward_line([o.scores[0] for o in outcomes], options.reward_thresholds)]
+
+
+GAME = OkeyCardsGame()

@@ -18,20 +18,17 @@ from meldhall.core.engine import JSON
 from meldhall.core.engine import Action as AnyAction
 from meldhall.core.tiles import OKEY_CARDS
 from meldhall.games.okey_cards.actions import Action, Discard, Draw, Quit, Select, Unselect
+from meldhall.games.okey_cards.pieces import ALL_CARDS, CARD_COUNT, CARD_IDS, cards_of
 from meldhall.games.okey_cards.scoring import (
-    ALL_CARDS,
-    CARD_COUNT,
     TRIPLES,
     ScoreTable,
     best_triple,
-    cards_of,
     points,
     triple_points,
 )
 from meldhall.games.okey_cards.weights import FIRST_DECK, WEIGHTS
 
 HAND_LIMIT = 5
-_CARD_ID = {str(card): card.id for card in OKEY_CARDS}
 
 
 @dataclass(frozen=True, slots=True)
@@ -47,10 +44,10 @@ class Position:
 
 def position_of(obs: Mapping[str, JSON]) -> Position:
     """Return the position a player's observation describes."""
-    hand = [_CARD_ID[t] for t in obs["hand"]]
-    field = tuple(_CARD_ID[t] for t in obs["field"] if t is not None)
-    gone = [_CARD_ID[t] for t in obs["discards"]]
-    gone += [_CARD_ID[t] for line in obs["played"] for t in line["cards"]]
+    hand = [CARD_IDS[t] for t in obs["hand"]]
+    field = tuple(CARD_IDS[t] for t in obs["field"] if t is not None)
+    gone = [CARD_IDS[t] for t in obs["discards"]]
+    gone += [CARD_IDS[t] for line in obs["played"] for t in line["cards"]]
     held = _mask(hand) | _mask(field)
     unseen = ALL_CARDS & ~held & ~_mask(gone)
     return Position(held, field, unseen, obs["score_table"], obs["draw_mode"] == "single")

@@ -9,6 +9,7 @@ bitmask with bit ``id`` set. Every valid triple is precomputed once.
 ('run', True, 3, 70)
 >>> classify([c.id for c in parse_okey_cards("R7 R8 R1")]) is None
 True
+>>> from meldhall.games.okey_cards.pieces import ALL_CARDS
 >>> best_total(ALL_CARDS, "current")
 560
 >>> reward(299, (300, 400)), reward(300, (300, 400)), reward(400, (300, 400))
@@ -17,41 +18,16 @@ True
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Literal
 
-CARD_COUNT = 24
-ALL_CARDS = (1 << CARD_COUNT) - 1
-"""The bitmask of all 24 cards."""
+from meldhall.games.okey_cards.pieces import CARD_COUNT, cards_of, colour_of, mask_of, number_of
 
 ScoreTable = Literal["current", "legacy"]
 Kind = Literal["set", "run"]
 TIERS = ("bronze", "silver", "gold")
-
-
-def colour_of(card: int) -> int:
-    """Return the colour index (R=0, B=1, Y=2) of a card id."""
-    return card // 8
-
-
-def number_of(card: int) -> int:
-    """Return the number 1..8 of a card id."""
-    return card % 8 + 1
-
-
-def mask_of(cards: Iterable[int]) -> int:
-    """Return the bitmask of some card ids."""
-    out = 0
-    for card in cards:
-        out |= 1 << card
-    return out
-
-
-def cards_of(mask: int) -> list[int]:
-    """Return the card ids of a bitmask, ascending."""
-    return [card for card in range(CARD_COUNT) if mask >> card & 1]
 
 
 @dataclass(frozen=True, slots=True)

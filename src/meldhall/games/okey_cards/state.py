@@ -13,28 +13,15 @@ from meldhall.core.engine import JSON, Event, Outcome, Seat
 from meldhall.core.engine import Action as AnyAction
 from meldhall.core.errors import EngineBug, IllegalAction
 from meldhall.core.tiles import OKEY_CARDS
+from meldhall.games.okey_cards import view
 from meldhall.games.okey_cards.actions import Action, Discard, Draw, Quit, Select, Unselect
 from meldhall.games.okey_cards.options import OkeyCardsOptions
-from meldhall.games.okey_cards.scoring import (
-    CARD_COUNT,
-    best_total,
-    classify,
-    has_combination,
-    points,
-    reward,
-)
+from meldhall.games.okey_cards.pieces import CARD_COUNT, token
+from meldhall.games.okey_cards.scoring import best_total, classify, has_combination, points, reward
 
 HAND_SLOTS = 5
 FIELD_SLOTS = 3
 Phase = Literal["READY", "PLAYING", "OVER"]
-
-
-def _token(card: int) -> str:
-    return str(OKEY_CARDS[card])
-
-
-def _slots_json(slots: list[int | None]) -> list[str | None]:
-    return [None if c is None else _token(c) for c in slots]
 
 
 class OkeyCardsState:
@@ -164,7 +151,7 @@ class OkeyCardsState:
             "draw",
             {"count": count, "deck_count": len(self.deck)},
             0,
-            {"cards": [_token(c) for c in drawn]},
+            {"cards": [token(c) for c in drawn]},
         )
 
     def _to_hand(self, card: int) -> None:
@@ -175,7 +162,7 @@ class OkeyCardsState:
         slot = self.field.index(None)
         self.hand[self.hand.index(card)] = None
         self.field[slot] = card
-        events = [Event("select", {"card": _token(card), "slot": slot}, 0)]
+        events = [Event("select", {"card": token(card), "slot": slot}, 0)]
         if None in self.field:
             return events
         a, b, c = (x for x in self.field if x is not None)
@@ -183,24 +170,16 @@ class OkeyCardsState:
         if combo is None:
             for x in (a, b, c):
                 self._to_hand(x)
-            events.append(Event("invalid", {"cards": [_token(x) for x in (a, b, c)]}, 0))
+            events.append(Event("invalid", {"cards": [token(x) for x in (a, b, c)]}, 0))
             return events
         value = points(combo, self.options.score_table)
         self.field = [None] * FIELD_SLOTS
         self.played.append(((a, b, c), value))
         self.score += value
-        events.append(Event("combination", {**self._line((a, b, c), value), "score": self.score}))
+        events.append(
+            Event("combination", {**view.line_json((a, b, c), value), "score": self.score})
+        )
         return events
-
-    def _line(self, cards: tuple[int, int, int], value: int) -> dict[str, JSON]:
-        combo = classify(cards)
-        assert combo is not None
-        return {
-            "cards": [_token(c) for c in cards],
-            "type": combo.kind,
-            "same_colour": combo.same_colour,
-            "points": value,
-        }
 
     def _auto_end(self) -> list[Event]:
         if self.deck:
@@ -219,9 +198,9 @@ class OkeyCardsState:
         tier = reward(self.score, self.options.reward_thresholds)
         result: dict[str, JSON] = {
             "hand_number": 1,
-            "hands": [[_token(c) for c in self.hand_cards() + self.field_cards()]],
-            "lines": [self._line(cards, value) for cards, value in self.played],
-            "discards": [_token(c) for c in self.discards],
+            "hands": [[token(c) for c in self.hand_cards() + self.field_cards()]],
+            "lines": [view.line_json(cards, value) for cards, value in self.played],
+            "discards": [token(c) for c in self.discards],
             "score": self.score,
             "scores": [self.score],
             "reward": tier,
@@ -240,48 +219,12 @@ class OkeyCardsState:
     # ------------------------------------------------------------------ views
 
     def observation(self, viewer: Seat | None) -> dict[str, JSON]:
-        """Return what ``viewer`` may know (see the package docstring for the keys)."""
-        opts = self.options
-        obs: dict[str, JSON] = {
-            "game": "okey-cards",
-            "seat": viewer,
-            "phase": self.phase,
-            "to_act": sorted(self.to_act()),
-            "hand_number": 1,
-            "first": 0,
-            "hand_count": len(self.hand_cards()),
-            "field": _slots_json(self.field),
-            "deck_count": len(self.deck),
-            "discards": [_token(c) for c in self.discards],
-            "played": [self._line(cards, value) for cards, value in self.played],
-            "score": self.score,
-            "scores": [self.score],
-            "reward": reward(self.score, opts.reward_thresholds),
-            "reward_thresholds": list(opts.reward_thresholds),
-            "score_table": opts.score_table,
-            "draw_mode": opts.draw_mode,
-            "confirm_discard": opts.confirm_discard,
-            "auto_end": opts.auto_end,
-            "last_result": self.last_result,
-            "over": self.phase == "OVER",
-        }
-        if viewer == 0:
-            obs["hand"] = [_token(c) for c in self.hand_cards()]
-            obs["hand_slots"] = _slots_json(self.hand)
-        return obs
+        """Return what ``viewer`` may know (``view.observation``)."""
+        return view.observation(self, viewer)
 
     def snapshot(self) -> JSON:
         """Return the whole state, hidden cards included, as canonical JSON."""
-        return {
-            "deck": [_token(c) for c in self.deck],
-            "hand": _slots_json(self.hand),
-            "field": _slots_json(self.field),
-            "discards": [_token(c) for c in self.discards],
-            "played": [[[_token(c) for c in cards], value] for cards, value in self.played],
-            "score": self.score,
-            "phase": self.phase,
-            "termination": self.termination,
-        }
+        return view.snapshot(self)
 
     def check_invariants(self) -> None:
         """Raise ``EngineBug`` when a card is not in exactly one place, the hand limit is

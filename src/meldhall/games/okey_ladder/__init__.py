@@ -8,7 +8,8 @@ Modules: ``options`` (section 16), ``pieces`` (faces and jokers as ints), ``comb
 6 and what table combinations accept), ``actions`` (text and JSON forms), ``legal`` (listing
 legal actions), ``state`` (the match), ``scoring`` (section 12), ``opening`` (best opening by
 the core solver, and an exact search over listed melds), ``hints`` (pure helpers for bots),
-``vectors`` (rule vectors), ``position`` (explicit positions for tests).
+``vectors`` (rule vectors), ``view`` (the observation), ``position`` (explicit positions
+for tests).
 
 Observation keys (``state.observation(viewer)``; viewer None is a spectator; parts that change
 rarely are shared between observations, so treat them as read-only):

@@ -15,6 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
+from meldhall.core.okey_family import FACE_NAMES, TOKENS, okey_identity
 from meldhall.core.tiles import OKEY_COLOURS, OKEY_TILES, parse_okey
 
 WILD = -1
@@ -26,10 +27,10 @@ FACE_OF: tuple[int, ...] = tuple(
 )
 """Face index of every tile id (-1 for the two false jokers)."""
 
-TOKEN: tuple[str, ...] = tuple(str(t) for t in OKEY_TILES)
+TOKEN = TOKENS
 """Token with copy letter of every tile id: ``R5a``, ``Jb``."""
 
-FACE_NAME: tuple[str, ...] = tuple(f"{c}{n}" for c in OKEY_COLOURS for n in range(1, 14))
+FACE_NAME = FACE_NAMES
 """Name of every face: ``FACE_NAME[4] == 'R5'``."""
 
 __all__ = ["FACE_NAME", "FACE_OF", "TOKEN", "WILD", "Jokers", "parse_okey"]
@@ -43,12 +44,6 @@ def colour_of(face: int) -> int:
 def number_of(face: int) -> int:
     """Return the number 1..13 of a face."""
     return face % 13 + 1
-
-
-def okey_face_of(indicator_face: int) -> int:
-    """Return the okey face: the indicator's colour, next number, 13 → 1 (S2)."""
-    colour, number = divmod(indicator_face, 13)
-    return colour * 13 + (number + 1) % 13
 
 
 @cache
@@ -71,7 +66,7 @@ class Jokers:
     @classmethod
     def of(cls, indicator: int) -> Jokers:
         """Return the jokers fixed by the indicator tile ``indicator`` (a numbered tile)."""
-        okey = okey_face_of(FACE_OF[indicator])
+        okey = okey_identity(FACE_OF[indicator])
         eff, real = _effective(okey)
         return cls(indicator, okey, eff, real)
 

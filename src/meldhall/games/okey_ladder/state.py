@@ -15,7 +15,7 @@ from typing import Any
 
 from meldhall.core.engine import JSON, Event, Outcome
 from meldhall.core.errors import EngineBug, IllegalAction, ParseError
-from meldhall.games.okey_ladder import legal
+from meldhall.games.okey_ladder import legal, view
 from meldhall.games.okey_ladder.actions import (
     Discard,
     Draw,
@@ -28,7 +28,6 @@ from meldhall.games.okey_ladder.actions import (
     TakeDiscard,
 )
 from meldhall.games.okey_ladder.combos import (
-    END_NAMES,
     GROUP,
     HIGH,
     KIND_NAMES,
@@ -756,83 +755,9 @@ class LadderState:
     # ------------------------------------------------------------------ views
 
     def observation(self, viewer: int | None) -> dict[str, JSON]:
-        """Return what ``viewer`` may see (see the package docstring for the keys).
-
-        Parts that change rarely (the table, openings, scores) are shared between
-        observations: treat observations as read-only."""
-        token = TOKEN
-        piles = []
-        for s, pile in enumerate(self.piles):
-            if viewer is not None and (s == viewer or s == (viewer - 1) % SEATS):
-                shown = [token[t] for t in pile]
-            else:
-                shown = [token[pile[-1]]] if pile else []
-            piles.append({"count": len(pile), "tiles": shown})
-        return {
-            **self._public(),
-            "seat": viewer,
-            "phase": self.phase,
-            "to_act": [] if self.over else [self.to_move],
-            "to_move": self.to_move,
-            "hand": None if viewer is None else [token[t] for t in self.racks[viewer]],
-            "hand_counts": [len(r) for r in self.racks],
-            "centre": len(self.wall),
-            "discards": piles,
-            "turn": self.turn,
-            "taken": token[self.taken] if self.taken >= 0 else None,
-            "ends_used": [[c, END_NAMES[e]] for c, e in sorted(self.ends_used)]
-            if self.ends_used
-            else [],
-            "jokers_placed": [token[t] for t in sorted(self.jokers_placed)]
-            if self.jokers_placed
-            else [],
-            "over": self.over,
-        }
-
-    def _public(self) -> dict[str, JSON]:
-        """Return the observation keys that change only with the table, the openings or the
-        scores (cached until one of them changes)."""
-        key = (self.table_version, self.score_version, self.hand_no)
-        cached = self._public_cache
-        if cached is not None and cached[0] == key:
-            return cached[1]
-        table, _, fitting = self.table_view()
-        public = dict(self._hand_facts())
-        public.update(
-            table=table,
-            fitting=fitting,
-            opened=[OPENED_NAMES[s] for s in self.opened],
-            opening_values=list(self.opening_value),
-            opened_turns=list(self.opened_turn),
-            need=self.need,
-            pairs_need=self.requirement(PAIRS),
-            scores={
-                "totals": list(self.totals),
-                "round": list(self.penalties),
-                "history": [list(r) for r in self.history],
-            },
-            last_result=self.last_result,
-        )
-        self._public_cache = (key, public)
-        return public
-
-    def _hand_facts(self) -> dict[str, JSON]:
-        """Return the observation keys fixed for the whole hand (cached per hand)."""
-        facts = self._facts
-        if facts is None or facts["hand_no"] != self.hand_no:
-            facts = {
-                "game": "okey-ladder",
-                "indicator": TOKEN[self.jokers.indicator],
-                "okey": FACE_NAME[self.jokers.okey],
-                "joker_colour": self.jokers.colour,
-                "base": self.base,
-                "hand_no": self.hand_no,
-                "rounds": self.options.rounds,
-                "first": self.first,
-                "dealer": (self.first - 1) % SEATS,
-            }
-            self._facts = facts
-        return facts
+        """Return what ``viewer`` may see (``view.observation``; the package docstring lists
+        the keys). Observations share their rarely changing parts: treat them as read-only."""
+        return view.observation(self, viewer)
 
     def snapshot(self) -> JSON:
         """Return the whole state, hidden tiles included, as canonical JSON."""

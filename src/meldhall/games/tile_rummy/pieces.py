@@ -13,12 +13,27 @@ from __future__ import annotations
 from functools import cache
 
 from meldhall.core.errors import ParseError
+from meldhall.core.okey_family import BLANKS, FACES, TILE_COUNT, face_name
 from meldhall.core.tiles import OKEY_COLOURS, OKEY_TILES
 
-SMILEY_A = 104
-SMILEY_B = 105
-TILE_COUNT = 106
-FACES = 52
+__all__ = [
+    "COLOURS",
+    "FACES",
+    "SMILEY_A",
+    "SMILEY_B",
+    "TILE_COUNT",
+    "TOKENS",
+    "face_name",
+    "face_of",
+    "is_smiley",
+    "parse_tile",
+    "pos_number",
+    "token",
+    "tokens",
+    "value_table",
+]
+
+SMILEY_A, SMILEY_B = BLANKS
 COLOURS = OKEY_COLOURS
 """Colour letters by colour index: R, Y, B, K (the order of the tile ids)."""
 
@@ -54,11 +69,6 @@ def parse_tile(text: str) -> int:
 def face_of(colour: int, number: int) -> int:
     """Return the face index of a colour index and a number 1..13."""
     return colour * 13 + number - 1
-
-
-def face_name(face: int) -> str:
-    """Return the face without copy: ``R5``."""
-    return f"{COLOURS[face // 13]}{face % 13 + 1}"
 
 
 def pos_number(pos: int) -> int:

@@ -55,7 +55,7 @@ def test_okey_cards_K11_eight_groups_score_440_gold() -> None:
         assert state.score == sum(10 * k + 10 for k in range(1, n + 1))
     obs = state.observation(0)
     assert obs["deck_count"] == 0 and obs["hand"] == [] and obs["over"] is True
-    assert obs["score"] == 440 and obs["reward"] == "gold" and obs["phase"] == "OVER"
+    assert obs["score"] == 440 and obs["reward"] == "gold" and obs["phase"] == "over"
     outcome = state.outcome()
     assert outcome is not None and outcome.scores == (440,)
     assert outcome.termination == "cards_used"
@@ -128,7 +128,7 @@ def test_okey_cards_K15_field_card_cannot_be_discarded() -> None:
 
 def test_okey_cards_K16_ready_allows_only_draw_and_quit() -> None:
     state = new_game(ALL_BY_NUMBER)
-    assert state.observation(0)["phase"] == "READY"
+    assert state.observation(0)["phase"] == "ready"
     assert [str(a) for a in state.legal_actions(0)] == ["draw", "quit"]
     for card in ("R1", "B5", "Y8"):
         assert rejected(state, f"select {card}") == "NOT_IN_HAND"
@@ -172,12 +172,12 @@ def test_okey_cards_K19_quit_keeps_the_score() -> None:
     state = new_game("Y6 Y7 Y8 R1 R2 R3")
     act(state, "draw", "select Y6", "select Y7", "select Y8", "draw")
     act(state, "select R1", "select R2", "select R3")
-    assert state.score == 150 and state.observation(0)["phase"] == "PLAYING"
+    assert state.score == 150 and state.observation(0)["phase"] == "playing"
     events = act(state, "quit")
     assert kinds(events) == ["quit", "hand_over", "match_over"]
     assert events[-1].public["reward"] == "bronze"
     obs = state.observation(0)
-    assert obs["over"] is True and obs["phase"] == "OVER" and obs["score"] == 150
+    assert obs["over"] is True and obs["phase"] == "over" and obs["score"] == 150
     assert obs["reward"] == "bronze" and obs["last_result"]["termination"] == "quit"
     outcome = state.outcome()
     assert outcome is not None and outcome.scores == (150,) and outcome.termination == "quit"

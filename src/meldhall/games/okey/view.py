@@ -3,6 +3,9 @@ to the browser table.
 
 Keys (all JSON):
 
+- the common keys of every game (``meldhall.core.observation``, docs/protocol.md):
+  ``seat``, ``to_act``, ``phase``, ``hand_number``, ``match_scores``, ``hidden_counts``,
+  ``over``; the keys below add to them.
 - ``game`` ("okey"), ``seat`` (the viewer, None for a spectator), ``hand_number``.
 - ``phase``: "await_take" (the player to act holds 14 and takes or draws), "await_discard"
   (holds 15 and discards), "match_over". ``to_act``: list of seats; ``turn``: the seat to act
@@ -38,6 +41,7 @@ from functools import cache
 from typing import TYPE_CHECKING
 
 from meldhall.core.engine import JSON, Seat
+from meldhall.core.observation import common_keys
 from meldhall.core.options import options_to_json
 from meldhall.games.okey.options import OkeyOptions
 from meldhall.games.okey.pieces import TOKENS, face_name
@@ -74,10 +78,15 @@ def observation_of(state: OkeyState, viewer: Seat | None) -> dict[str, JSON]:
     ]
     return {
         "game": "okey",
-        "seat": viewer if seated else None,
-        "hand_number": state.hand_no,
-        "phase": state.phase,
-        "to_act": sorted(state.to_act()),
+        **common_keys(
+            seat=viewer if seated else None,
+            to_act=state.to_act(),
+            phase=state.phase,
+            hand_number=state.hand_no,
+            match_scores=state.scores,
+            hidden_counts=[len(h) for h in state.hands],
+            over=over,
+        ),
         "turn": None if over else state.turn,
         "must_win": state.must_win,
         "dealer": state.dealer,
@@ -99,7 +108,6 @@ def observation_of(state: OkeyState, viewer: Seat | None) -> dict[str, JSON]:
         "shown_by": state.shown_by,
         "last_hand": state.last_result,
         "score_sheet": list(state.sheet),
-        "over": over,
         "outcome": None if state.outcome_value is None else state.outcome_value.to_json(),
         "rules": public_rules(options),
     }

@@ -16,7 +16,10 @@ NOT_YOUR_TURN for a seat other than 0).
 
 Observation keys (``state.observation(viewer)``; viewer 0 is the player, None a spectator):
 
-- ``game`` "okey-cards"; ``seat`` the viewer; ``phase`` "READY", "PLAYING" or "OVER";
+- the common keys of every game (``meldhall.core.observation``, docs/protocol.md):
+  ``seat``, ``to_act``, ``phase``, ``hand_number``, ``match_scores``, ``hidden_counts``,
+  ``over``; the keys below add to them.
+- ``game`` "okey-cards"; ``seat`` the viewer; ``phase`` "ready", "playing" or "over";
   ``to_act`` [0] or [] when over; ``hand_number`` 1; ``first`` 0; ``over`` bool.
 - ``hand`` (player only): the hand cards as tokens in slot order; ``hand_slots`` (player only):
   the five hand slots, a token or null; ``hand_count``: cards in the hand.
@@ -39,7 +42,7 @@ Observation keys (``state.observation(viewer)``; viewer 0 is the player, None a 
 >>> _ = state.apply(0, GAME.parse_action("draw"))
 >>> obs = state.observation(0)
 >>> obs["phase"], len(obs["hand"]), obs["deck_count"]
-('PLAYING', 5, 19)
+('playing', 5, 19)
 """
 
 from __future__ import annotations

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meldhall.core.engine import JSON, Seat
+from meldhall.core.observation import common_keys
 from meldhall.games.okey_cards.pieces import slots_json, token
 from meldhall.games.okey_cards.scoring import classify, reward
 
@@ -30,10 +31,15 @@ def observation(state: OkeyCardsState, viewer: Seat | None) -> dict[str, JSON]:
     opts = state.options
     obs: dict[str, JSON] = {
         "game": "okey-cards",
-        "seat": viewer,
-        "phase": state.phase,
-        "to_act": sorted(state.to_act()),
-        "hand_number": 1,
+        **common_keys(
+            seat=viewer,
+            to_act=state.to_act(),
+            phase=state.phase.lower(),
+            hand_number=1,
+            match_scores=[state.score],
+            hidden_counts=[len(state.hand_cards())],
+            over=state.phase == "OVER",
+        ),
         "first": 0,
         "hand_count": len(state.hand_cards()),
         "field": slots_json(state.field),
@@ -49,7 +55,6 @@ def observation(state: OkeyCardsState, viewer: Seat | None) -> dict[str, JSON]:
         "confirm_discard": opts.confirm_discard,
         "auto_end": opts.auto_end,
         "last_result": state.last_result,
-        "over": state.phase == "OVER",
     }
     if viewer == 0:
         obs["hand"] = [token(c) for c in state.hand_cards()]

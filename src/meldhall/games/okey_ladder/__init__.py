@@ -14,6 +14,9 @@ for tests).
 Observation keys (``state.observation(viewer)``; viewer None is a spectator; parts that change
 rarely are shared between observations, so treat them as read-only):
 
+- the common keys of every game (``meldhall.core.observation``, docs/protocol.md):
+  ``seat``, ``to_act``, ``phase``, ``hand_number``, ``match_scores``, ``hidden_counts``,
+  ``over``; the keys below add to them.
 - ``game`` "okey-ladder"; ``seat`` the viewer; ``over`` True after the last round.
 - ``phase``: ``take`` (draw or take the previous discard), ``must_draw`` (after returning a
   taken tile), ``act`` (meld, lay off, exchange, push pairs, recall, return, discard),

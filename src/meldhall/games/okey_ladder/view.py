@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meldhall.core.engine import JSON
+from meldhall.core.observation import common_keys
 from meldhall.games.okey_ladder.combos import END_NAMES
 from meldhall.games.okey_ladder.deal import SEATS
 from meldhall.games.okey_ladder.pieces import FACE_NAME, TOKEN
@@ -28,9 +29,15 @@ def observation(state: LadderState, viewer: int | None) -> dict[str, JSON]:
         piles.append({"count": len(pile), "tiles": shown})
     return {
         **_public(state),
-        "seat": viewer,
-        "phase": state.phase,
-        "to_act": [] if state.over else [state.to_move],
+        **common_keys(
+            seat=viewer,
+            to_act=[] if state.over else [state.to_move],
+            phase=state.phase,
+            hand_number=state.hand_no,
+            match_scores=match_scores(state),
+            hidden_counts=[len(r) for r in state.racks],
+            over=state.over,
+        ),
         "to_move": state.to_move,
         "hand": None if viewer is None else [token[t] for t in state.racks[viewer]],
         "hand_counts": [len(r) for r in state.racks],
@@ -44,8 +51,15 @@ def observation(state: LadderState, viewer: int | None) -> dict[str, JSON]:
         "jokers_placed": [token[t] for t in sorted(state.jokers_placed)]
         if state.jokers_placed
         else [],
-        "over": state.over,
     }
+
+
+def match_scores(state: LadderState) -> list[int]:
+    """Return each seat's match total (penalty points, lower is better) with the penalties
+    already charged in the hand being played."""
+    if state.over:
+        return list(state.totals)
+    return [total + charged for total, charged in zip(state.totals, state.penalties, strict=True)]
 
 
 def _public(state: LadderState) -> dict[str, JSON]:

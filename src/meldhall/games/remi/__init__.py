@@ -9,6 +9,9 @@ progress for tests and puzzles) and ``vectors``.
 
 Observation keys (``state.observation(viewer)``; ``viewer`` None is a spectator):
 
+- the common keys of every game (``meldhall.core.observation``, docs/protocol.md):
+  ``seat``, ``to_act``, ``phase``, ``hand_number``, ``match_scores``, ``hidden_counts``,
+  ``over``; the keys below add to them.
 - ``game`` "remi"; ``seat`` the viewer; ``phase`` "draw" | "play" | "over"; ``to_act`` (list);
   ``current`` the seat whose turn it is; ``turn`` the turn number within the hand.
 - ``hand``: the viewer's cards as tokens (``"10H#1"``), sorted by id; None for a spectator.

@@ -13,6 +13,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from meldhall.core.errors import EngineBug
+from meldhall.core.observation import common_keys
 from meldhall.games.remi.melds import RunRules, run_start, set_rank
 from meldhall.games.remi.pieces import TOKEN, card_token
 from meldhall.games.remi.table import TableMeld
@@ -34,9 +35,15 @@ def observe(state: RemiState, viewer: int | None) -> dict[str, Any]:
     docstring."""
     return {
         "game": "remi",
-        "seat": viewer,
-        "phase": PHASES[state.phase],
-        "to_act": sorted(state.to_act()),
+        **common_keys(
+            seat=viewer,
+            to_act=state.to_act(),
+            phase=PHASES[state.phase],
+            hand_number=state.hand_no,
+            match_scores=state.totals,
+            hidden_counts=[len(h) for h in state.hands],
+            over=state.phase == OVER,
+        ),
         "current": state.current,
         "hand": None if viewer is None else _tokens(sorted(state.hands[viewer])),
         "hand_counts": [len(h) for h in state.hands],
@@ -48,7 +55,6 @@ def observe(state: RemiState, viewer: int | None) -> dict[str, Any]:
         "opened": list(state.opened),
         "active": list(state.active),
         "totals": list(state.totals),
-        "hand_number": state.hand_no,
         "dealer": state.dealer,
         "first_player": state.first,
         "turn": state.turn,
@@ -56,7 +62,6 @@ def observe(state: RemiState, viewer: int | None) -> dict[str, Any]:
         "must_use": card_token(state.pending) if state.pending >= 0 else None,
         "stock_rebuilds": state.rebuilds,
         "last_result": state.last_result,
-        "over": state.phase == OVER,
         "outcome": None if (outcome := state.outcome()) is None else outcome.to_json(),
         "options": state.options_view,
     }

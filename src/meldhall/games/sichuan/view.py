@@ -3,6 +3,9 @@ invariants and the hidden-tile reshuffle.
 
 Observation keys (JSON, tiles as tokens such as ``5p#2``, kinds as faces such as ``5p``):
 
+- the common keys of every game (``meldhall.core.observation``, docs/protocol.md):
+  ``seat``, ``to_act``, ``phase``, ``hand_number``, ``match_scores``, ``hidden_counts``,
+  ``over``; the keys below add to them.
 - ``game`` ``"sichuan"``; ``seat`` the viewer (None for a spectator); ``over`` True once the
   match has ended.
 - ``phase``: ``"exchange"`` (variant), ``"declare"`` (choosing the missing suit), ``"play"``
@@ -44,6 +47,7 @@ from typing import TYPE_CHECKING
 
 from meldhall.core.engine import JSON
 from meldhall.core.errors import EngineBug
+from meldhall.core.observation import common_keys
 from meldhall.games.sichuan.hand import suit_keys
 from meldhall.games.sichuan.pieces import KIND_NAME, KIND_OF, SEATS, SUIT_LETTER, TILE_COUNT, TOKEN
 
@@ -126,10 +130,17 @@ def observation(state: SichuanState, viewer: int | None) -> dict[str, JSON]:
     in_window = state.phase in ("claim", "rob")
     obs: dict[str, JSON] = {
         "game": "sichuan",
-        "seat": viewer,
-        "phase": _PHASE_NAME.get(state.phase, state.phase),
-        "to_act": sorted(state.to_act()),
-        "hand_number": state.deal_no + 1,
+        **common_keys(
+            seat=viewer,
+            to_act=state.to_act(),
+            phase=_PHASE_NAME.get(state.phase, state.phase),
+            hand_number=state.deal_no + 1,
+            match_scores=state.totals
+            if over
+            else [total + deal for total, deal in zip(state.totals, state.scores, strict=True)],
+            hidden_counts=[len(h) for h in state.hands],
+            over=over,
+        ),
         "deals": state.opts.deals,
         "dealer": state.dealer,
         "turn": None if state.phase in ("declare", "exchange", "over") else _turn(state),
@@ -151,7 +162,6 @@ def observation(state: SichuanState, viewer: int | None) -> dict[str, JSON]:
         "totals": list(state.totals),
         "transfers": [list(t) for t in state.transfers],
         "last_result": state.last_result,
-        "over": over,
     }
     if in_window:
         obs["window"] = {

@@ -9,6 +9,9 @@ clock when option ``turn_timer`` is on; never listed). A rejected action raises
 
 Observation keys (``state.observation(viewer)``; viewer None = spectator):
 
+- the common keys of every game (``meldhall.core.observation``, docs/protocol.md):
+  ``seat``, ``to_act``, ``phase``, ``hand_number``, ``match_scores``, ``hidden_counts``,
+  ``over``; the keys below add to them.
 - ``game`` "tile-rummy"; ``seat`` the viewer; ``phase`` "draw" (AWAIT_DRAW), "play"
   (AWAIT_PLAY) or "over"; ``to_act`` list of seats; ``turn`` the seat whose turn it is;
   ``round`` round number from 1; ``first_player`` who began this round.

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from meldhall.core.engine import JSON
 from meldhall.core.errors import EngineBug
+from meldhall.core.observation import common_keys
 from meldhall.games.tile_rummy.melds import judge
 from meldhall.games.tile_rummy.pieces import TILE_COUNT, token, tokens
 from meldhall.games.tile_rummy.table import PILE, STOCK, TABLE
@@ -36,9 +37,15 @@ def observation(state: TileRummyState, viewer: int | None) -> dict[str, JSON]:
     outcome = state.outcome()
     obs: dict[str, JSON] = {
         "game": "tile-rummy",
-        "seat": viewer,
-        "phase": state.phase,
-        "to_act": sorted(state.to_act()),
+        **common_keys(
+            seat=viewer,
+            to_act=state.to_act(),
+            phase=state.phase,
+            hand_number=state.round,
+            match_scores=state.match_scores(),
+            hidden_counts=[len(r) for r in state.racks],
+            over=state.phase == "over",
+        ),
         "turn": state.turn,
         "round": state.round,
         "first_player": state.first,
@@ -55,7 +62,6 @@ def observation(state: TileRummyState, viewer: int | None) -> dict[str, JSON]:
         "opened": list(state.opened),
         "skip_next": list(state.skip),
         "last_round": _result_copy(state.history[-1]) if state.history else None,
-        "over": state.phase == "over",
         "outcome": outcome.to_json() if outcome else None,
         "rules": {key: getattr(state.options, key) for key in RULE_KEYS},
     }

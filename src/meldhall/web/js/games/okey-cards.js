@@ -128,7 +128,7 @@ export function createView(ctx) {
   }
 
   function scores(o) {
-    return { rows: o.played.map((p) => [p.points]), current: null, totals: [o.score], rowKey: 'cards.combo_n' };
+    return { rows: o.played.map((p) => [p.points]), current: null, totals: o.match_scores, rowKey: 'cards.combo_n' };
   }
 
   return { family: 'okeycard', reset, render, handOver, scores };

@@ -42,9 +42,8 @@ export function createView(ctx) {
     const hand = obs.hand || [];
     ensureRack().update(hand, prevHand.length ? hand.filter((x) => !prevHand.includes(x)) : []);
     prevHand = hand;
-    const totals = obs.scores.totals.map((v, s) => v + obs.scores.round[s]);
     opponents(ctx, areas, obs, {
-      family: 'okey', counts: obs.hand_counts, scores: totals, turn: obs.to_act,
+      family: 'okey', counts: obs.hidden_counts, scores: obs.match_scores, turn: obs.to_act,
       extra: (s) => (obs.opened[s] !== 'none' ? [el('span', { cls: 'chip', key: `ladder.opened_${obs.opened[s]}` })] : []),
     });
     const middle = el('div', { cls: 'center', attrs: { style: 'flex-direction:row;gap:14px' } },
@@ -54,7 +53,7 @@ export function createView(ctx) {
         el('span', { key: 'ladder.need', vars: { n: obs.need } }),
         el('span', { key: 'ladder.pairs_need', vars: { n: obs.pairs_need } }),
         el('span', { key: 'ladder.base', vars: { n: obs.base } }),
-        el('span', { key: 'ladder.round', vars: { n: obs.hand_no, of: obs.rounds } })));
+        el('span', { key: 'ladder.round', vars: { n: obs.hand_number, of: obs.rounds } })));
     areas.center.replaceChildren(meldCenter(ctx, middle, (s) => combos(s)));
     corners();
     const me = obs.opened[ctx.seat] !== 'none' ? [el('span', { cls: 'chip', key: `ladder.opened_${obs.opened[ctx.seat]}` })] : [];
@@ -224,8 +223,7 @@ export function createView(ctx) {
   }
 
   function scores(o) {
-    const totals = o.scores.totals.map((v, s) => v + o.scores.round[s]);
-    return { rows: o.scores.history, current: o.over ? null : o.scores.round, totals };
+    return { rows: o.scores.history, current: o.over ? null : o.scores.round, totals: o.match_scores };
   }
 
   return { family: 'okey', reset, render, handOver, scores };

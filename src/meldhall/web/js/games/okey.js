@@ -47,7 +47,7 @@ export function createView(ctx) {
     const fresh = hand.filter((x) => !prevHand.includes(x));
     r.update(hand, prevHand.length ? fresh : []);
     prevHand = hand;
-    opponents(ctx, areas, obs, { family: 'okey', counts: obs.tile_counts, scores: obs.scores, turn: obs.to_act });
+    opponents(ctx, areas, obs, { family: 'okey', counts: obs.hidden_counts, scores: obs.match_scores, turn: obs.to_act });
     center(m);
     corners(m);
     bottomArea(m);
@@ -87,7 +87,7 @@ export function createView(ctx) {
   }
 
   function bottomArea(m) {
-    keepInPlace(bottom.wrap, [myPanel(ctx, { count: obs.hand?.length, score: obs.scores[ctx.seat], turn: obs.to_act.includes(ctx.seat) }), rack.el, actionBar]);
+    keepInPlace(bottom.wrap, [myPanel(ctx, { count: obs.hand?.length, score: obs.match_scores[ctx.seat], turn: obs.to_act.includes(ctx.seat) }), rack.el, actionBar]);
     if (!bottom.row) {
       bottom.row = el('div', { cls: 'bottom-row' }, bottom.bl, bottom.wrap, bottom.br);
       areas.bottom.replaceChildren(bottom.row);
@@ -152,7 +152,7 @@ export function createView(ctx) {
 
   function scores(o) {
     const rows = handHistory(ctx, 'okey-history', o.last_hand?.hand, o.last_hand?.deltas);
-    return { rows, current: null, totals: o.scores, rowKey: 'scores.hand' };
+    return { rows, current: null, totals: o.match_scores, rowKey: 'scores.hand' };
   }
 
   return { family: 'okey', reset, render, handOver, scores };

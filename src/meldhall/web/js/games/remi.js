@@ -32,7 +32,7 @@ export function createView(ctx) {
     const hand = obs.hand || [];
     rack.update(hand, prevHand.length ? hand.filter((x) => !prevHand.includes(x)) : []);
     prevHand = hand;
-    opponents(ctx, areas, obs, { family: 'card', countKey: 'seat.cards', counts: obs.hand_counts, scores: obs.totals, turn: obs.to_act,
+    opponents(ctx, areas, obs, { family: 'card', countKey: 'seat.cards', counts: obs.hidden_counts, scores: obs.match_scores, turn: obs.to_act,
       extra: (s) => [obs.opened[s] ? el('span', { cls: 'chip', key: 'remi.opened' }) : null, obs.active[s] ? null : el('span', { cls: 'chip', key: 'remi.out' })].filter(Boolean) });
     const canTakeTop = ctx.legal((a) => a.type === 'draw_discard').length > 0;
     const pile = el('div', { cls: `stack discard-pile${canTakeTop ? ' clickable' : ''}`, attrs: { id: 'discard-zone', 'data-drop': 'discard' } });
@@ -160,7 +160,7 @@ export function createView(ctx) {
 
   function scores(o) {
     const rows = handHistory(ctx, 'remi-history', o.last_result?.hand, o.last_result?.penalties);
-    return { rows, current: o.over ? null : o.hand_counts.map(() => null), totals: o.totals, rowKey: 'scores.hand' };
+    return { rows, current: o.over ? null : o.hidden_counts.map(() => null), totals: o.match_scores, rowKey: 'scores.hand' };
   }
 
   return { family: 'card', reset, render, handOver, scores };

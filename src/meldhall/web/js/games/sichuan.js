@@ -64,12 +64,12 @@ export function createView(ctx) {
     const hand = obs.hand || [];
     rack.update(hand, obs.drawn ? [obs.drawn] : []);
     prevHand = hand;
-    opponents(ctx, areas, obs, { family: 'mahjong', counts: obs.tiles.map((n, s) => (obs.active[s] ? n : 0)), scores: obs.totals.map((v, s) => v + obs.scores[s]), turn: obs.to_act,
+    opponents(ctx, areas, obs, { family: 'mahjong', counts: obs.hidden_counts.map((n, s) => (obs.active[s] ? n : 0)), scores: obs.match_scores, turn: obs.to_act,
       extra: (s) => [...badge(s), obs.active[s] ? null : el('span', { cls: 'chip', key: 'mj.won' })].filter(Boolean) });
     for (let s = 0; s < ctx.seats; s++) if (s !== ctx.seat) areas[ctx.place(s)].append(melds(s));
     center();
     keepInPlace(own, [rack.el, melds(ctx.seat)]);
-    keepInPlace(wrap, [myPanel(ctx, { count: hand.length, score: obs.totals[ctx.seat] + obs.scores[ctx.seat], turn: obs.to_act.includes(ctx.seat), extra: badge(ctx.seat) }), own, actionBar]);
+    keepInPlace(wrap, [myPanel(ctx, { count: hand.length, score: obs.match_scores[ctx.seat], turn: obs.to_act.includes(ctx.seat), extra: badge(ctx.seat) }), own, actionBar]);
     if (!wrap.parentNode) areas.bottom.replaceChildren(wrap);
     let key = 'status.wait';
     if (obs.over) key = 'status.over';
@@ -203,7 +203,7 @@ export function createView(ctx) {
   }
 
   function scores(o) {
-    return { rows: [], current: o.scores, totals: o.totals.map((v, s) => v + o.scores[s]), rowKey: 'scores.deal' };
+    return { rows: [], current: o.scores, totals: o.match_scores, rowKey: 'scores.deal' };
   }
 
   return { family: 'mahjong', reset, render, handOver, scores };

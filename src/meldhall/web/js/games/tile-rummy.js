@@ -36,12 +36,12 @@ export function createView(ctx) {
     if (obs.phase !== 'draw' || !obs.to_act.includes(ctx.seat)) pick = null;
     if (obs.phase !== 'play' || !obs.to_act.includes(ctx.seat)) dissolve.clear();
     for (const id of [...dissolve]) if (!obs.melds.some((x) => x.id === id)) dissolve.delete(id);
-    opponents(ctx, areas, obs, { family: 'okey', counts: obs.rack_counts, scores: obs.table_points, turn: obs.to_act,
+    opponents(ctx, areas, obs, { family: 'okey', counts: obs.hidden_counts, scores: obs.table_points, turn: obs.to_act,
       extra: (s) => [el('span', { key: 'rummy.wins', vars: { n: obs.round_wins[s] } })] });
     const middle = el('div', { cls: 'center' },
       el('div', { attrs: { style: 'display:flex;gap:12px;align-items:center' } },
         wallStack(obs.stock_count, ctx.legal((a) => a.type === 'draw').length > 0, () => ctx.send({ type: 'draw' })),
-        el('div', { cls: 'info-box' }, el('span', { key: 'rummy.round', vars: { n: obs.round } }))),
+        el('div', { cls: 'info-box' }, el('span', { key: 'rummy.round', vars: { n: obs.hand_number } }))),
       pileRow());
     areas.center.replaceChildren(meldCenter(ctx, middle, (s) => obs.melds.filter((x) => x.owner === s).map((x) => {
       const node = meldEl('okey', x, x.tiles, { id: x.id, owner: x.owner, isJoker, value: x.value, onClick: (meld, e) => clickMeld(meld, e) });

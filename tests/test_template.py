@@ -79,7 +79,7 @@ def _constants(path: Path) -> list[tuple[int, str]]:
 
 def test_no_layer_outside_games_names_a_game() -> None:
     ids = set(game_ids())
-    bot_modules = {find_game(g).bots.module.rsplit(".", 1)[1] for g in game_ids()}
+    bot_modules = {GAME_MODULES[g].rsplit(".", 1)[1] for g in game_ids()}
     found = []
     for layer in NO_GAME_NAMES:
         for path in sorted((SRC / layer).rglob("*.py")):

@@ -28,6 +28,11 @@ class UniformRandomBot:
         return legal[rng.randrange(len(legal))]
 
 
+BOTS: dict[str, Callable[[], Bot]] = {"random": UniformRandomBot}
+"""The bots of a game that has no bot module of its own yet: declare
+``Bots("meldhall.bots.base", ("random",), on_timeout="random")``."""
+
+
 @cache
 def bots_of(game_id: str) -> Mapping[str, Callable[[], Bot]]:
     """Return the bot factories of a game by name, in its declared order (weakest first), or

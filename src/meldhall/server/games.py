@@ -40,6 +40,7 @@ def games_json() -> list[dict[str, object]]:
             "bots": list(game.bots.names),
             "preview": game.preview.to_json(),
             "rules_version": game.rules_version,
+            "higher_is_better": game.higher_is_better,
         }
         for gid, game in available_games().items()
     ]

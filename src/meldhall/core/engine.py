@@ -193,28 +193,25 @@ class TimeoutPolicy:
 
     def is_draw(self, action: Action) -> bool:
         """Return True when ``action`` draws from the wall (the turn goes on to a discard)."""
-        return _type_of(action) in self.draws
+        return _field(action, "type") in self.draws
 
     def choose(self, legal: tuple[Action, ...], drawn: str | None) -> Action | None:
         """Return the safe action among ``legal`` (see the class), or None when none fits."""
         for wanted in (self.passes, self.draws):
             for action in legal:
-                if _type_of(action) in wanted:
+                if _field(action, "type") in wanted:
                     return action
         if drawn is not None:
             for action in legal:
-                data = action.to_json()
-                if isinstance(data, dict) and (data.get("type"), data.get(self.piece)) == (
-                    self.discard,
-                    drawn,
-                ):
+                if _field(action, "type") == self.discard and _field(action, self.piece) == drawn:
                     return action
         return None
 
 
-def _type_of(action: Action) -> object:
+def _field(action: Action, key: str) -> object:
+    """Return the field ``key`` of an action's JSON form (None when it has none)."""
     data = action.to_json()
-    return data.get("type") if isinstance(data, dict) else None
+    return data.get(key) if isinstance(data, dict) else None
 
 
 def opposite_seating(people: int, seats: int) -> list[int]:

@@ -57,7 +57,7 @@ export function createView(ctx) {
     areas.center.replaceChildren(meldCenter(ctx, middle, (s) => combos(s)));
     corners();
     const me = obs.opened[ctx.seat] !== 'none' ? [el('span', { cls: 'chip', key: `ladder.opened_${obs.opened[ctx.seat]}` })] : [];
-    keepInPlace(bottom.wrap, [myPanel(ctx, { count: hand.length, score: totals[ctx.seat], turn: obs.to_act.includes(ctx.seat), extra: me }), rack.el, actionBar]);
+    keepInPlace(bottom.wrap, [myPanel(ctx, { count: hand.length, score: obs.match_scores[ctx.seat], turn: obs.to_act.includes(ctx.seat), extra: me }), rack.el, actionBar]);
     if (!bottom.row) {
       bottom.row = el('div', { cls: 'bottom-row' }, bottom.bl, bottom.wrap, bottom.br);
       areas.bottom.replaceChildren(bottom.row);

@@ -174,10 +174,15 @@ class Step:
     state: State
 
 
+def start_state(file: MatchFile, game: Game) -> State:
+    """Return the match of the file as dealt, before its first action."""
+    return game.new_state(game.options(file.options), file.seats, file.match_seed())
+
+
 def steps(file: MatchFile, game: Game) -> Iterator[Step]:
     """Yield every action of the file replayed from the deal, with the state after it;
     raise ``StepRefused`` naming the index of an action that does not apply."""
-    state = game.new_state(game.options(file.options), file.seats, file.match_seed())
+    state = start_state(file, game)
     for index, (seat, action) in enumerate(file.log):
         try:
             events = state.apply(seat, action)

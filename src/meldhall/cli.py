@@ -46,6 +46,18 @@ def _cmd_play(args: argparse.Namespace) -> int:
     return play_main(args)
 
 
+def _cmd_replay(args: argparse.Namespace) -> int:
+    from meldhall.replay_cli import replay_main
+
+    return replay_main(args)
+
+
+def _cmd_verify(args: argparse.Namespace) -> int:
+    from meldhall.replay_cli import verify_main
+
+    return verify_main(args)
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from meldhall.games.registry import GAME_MODULES
 
@@ -99,6 +111,7 @@ def build_parser() -> argparse.ArgumentParser:
     sim.add_argument("--check", action="store_true", help="check invariants at every step")
     sim.add_argument("--option", action="append", default=[], metavar="NAME=JSON")
     sim.add_argument("--quiet", action="store_true", help="no progress bar")
+    sim.add_argument("--save", default="", metavar="DIR", help="write a match file per match")
     sim.set_defaults(func=_cmd_simulate)
 
     play = sub.add_parser("play", help="play in the terminal against bots")
@@ -107,6 +120,15 @@ def build_parser() -> argparse.ArgumentParser:
     play.add_argument("--bot", default="", help="bot name for the other seats")
     play.add_argument("--seats", type=int, default=0)
     play.set_defaults(func=_cmd_play)
+
+    rep = sub.add_parser("replay", help="print a match file move by move")
+    rep.add_argument("file")
+    rep.add_argument("--hand", type=int, default=None, help="only this hand (1 = the first)")
+    rep.set_defaults(func=_cmd_replay)
+
+    ver = sub.add_parser("verify", help="check a match file: deal, every action, the result")
+    ver.add_argument("file")
+    ver.set_defaults(func=_cmd_verify)
 
     bench = sub.add_parser("bench", help="benchmarks against peers")
     bench.add_argument("name")

@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 
 from meldhall.core.engine import Bot, Game, Outcome
 from meldhall.core.errors import EngineBug
+from meldhall.core.replay import LogEntry
 from meldhall.core.rng import derive
 
 
@@ -20,6 +21,8 @@ class MatchRun:
     actions: int
     hands: int
     events: dict[str, int] = field(default_factory=dict)
+    log: list[LogEntry] = field(default_factory=list)
+    """Every action of the match with its seat (kept only when asked with ``record``)."""
 
 
 def play_match(
@@ -31,18 +34,20 @@ def play_match(
     check: bool = False,
     max_actions: int = 200_000,
     stop_after_hands: int | None = None,
+    record: bool = False,
 ) -> MatchRun:
     """Return the run of one match in which seat i is played by ``bots[i]``.
 
     With ``check`` every step also verifies the engine's invariants and that the chosen
     action was listed; a broken one raises ``EngineBug``. ``stop_after_hands`` ends the run
-    after that many hands (benches that count hands).
+    after that many hands (benches that count hands). With ``record`` the run keeps its log.
     """
     opts = options if options is not None else game.options()
     state = game.new_state(opts, len(bots), seed)
     rng = random.Random(derive(seed, "bots"))
     actions = hands = 0
     events: dict[str, int] = {}
+    log: list[LogEntry] = []
     while state.outcome() is None:
         movers = sorted(state.to_act())
         if not movers:
@@ -56,6 +61,8 @@ def play_match(
         action = bot.choose(obs, legal, rng)
         if check and action not in legal:
             raise EngineBug(f"{game.id}: bot chose {action}, which is not listed")
+        if record:
+            log.append((seat, action))
         for event in state.apply(seat, action):
             events[event.kind] = events.get(event.kind, 0) + 1
             if event.kind == "hand_over":
@@ -67,7 +74,7 @@ def play_match(
             raise EngineBug(f"{game.id}: match did not end within {max_actions} actions")
         if stop_after_hands is not None and hands >= stop_after_hands:
             break
-    return MatchRun(state.outcome(), actions, hands, events)
+    return MatchRun(state.outcome(), actions, hands, events, log)
 
 
 def run_many(
@@ -80,6 +87,7 @@ def run_many(
     options: object | None = None,
     on_done: Callable[[int, MatchRun], None] | None = None,
     stop_after_hands: int | None = None,
+    record: bool = False,
 ) -> tuple[list[MatchRun], float]:
     """Return every run of ``games`` seeded matches and the seconds they took."""
     runs: list[MatchRun] = []
@@ -93,6 +101,7 @@ def run_many(
             options,
             check=check,
             stop_after_hands=stop_after_hands,
+            record=record,
         )
         runs.append(run)
         if on_done is not None:

@@ -9,6 +9,7 @@ import math
 import statistics
 from collections.abc import Callable
 from functools import partial
+from pathlib import Path
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
@@ -17,6 +18,8 @@ from rich.table import Table
 from meldhall.bots.base import make_bot, strongest_bot_name
 from meldhall.core.engine import Bot, Game
 from meldhall.core.errors import EngineBug, MeldhallError
+from meldhall.core.matchfile import record
+from meldhall.core.rng import derive
 from meldhall.games.registry import find_game
 from meldhall.simulate import MatchRun, run_many
 
@@ -35,12 +38,18 @@ def parse_option_args(pairs: list[str]) -> dict[str, object]:
     return out
 
 
-def bot_factories(game: Game, names: str, seats: int) -> list[Callable[[], Bot]]:
-    """Return one bot factory per seat from a comma-separated list (repeated to fill)."""
+def seat_bot_names(game: Game, names: str, seats: int) -> list[str]:
+    """Return the bot name of every seat from a comma-separated list (repeated to fill; none
+    given: the game's strongest), or raise ``MeldhallError`` for an unknown name."""
     chosen = [n for n in names.split(",") if n] or [strongest_bot_name(game.id)]
     for name in chosen:
         make_bot(game.id, name)
-    return [partial(make_bot, game.id, chosen[i % len(chosen)]) for i in range(seats)]
+    return [chosen[i % len(chosen)] for i in range(seats)]
+
+
+def bot_factories(game: Game, names: str, seats: int) -> list[Callable[[], Bot]]:
+    """Return one bot factory per seat from a comma-separated list (repeated to fill)."""
+    return [partial(make_bot, game.id, name) for name in seat_bot_names(game, names, seats)]
 
 
 def main(args: argparse.Namespace) -> int:
@@ -71,6 +80,7 @@ def main(args: argparse.Namespace) -> int:
                 check=args.check,
                 options=options,
                 on_done=lambda i, run: progress.advance(task),
+                record=bool(args.save),
             )
         except EngineBug as exc:
             errors.append(str(exc))
@@ -79,7 +89,33 @@ def main(args: argparse.Namespace) -> int:
         print(f"invariant errors: {len(errors)}: {errors[0]}")
         return 1
     print_results(game, names, runs, seconds, args)
+    if args.save:
+        paths = save_match_files(game, args, runs, seat_bot_names(game, args.bots, seats))
+        print(f"saved {len(paths)} match files in {args.save}")
     return 0
+
+
+def save_match_files(
+    game: Game, args: argparse.Namespace, runs: list[MatchRun], bots: list[str]
+) -> list[Path]:
+    """Write one match file per run into ``args.save``; return their paths."""
+    folder = Path(args.save)
+    folder.mkdir(parents=True, exist_ok=True)
+    options = parse_option_args(args.option)
+    paths: list[Path] = []
+    for i, run in enumerate(runs):
+        file = record(
+            game,
+            options,
+            len(bots),
+            run.log,
+            players=[{"kind": "bot", "bot": name} for name in bots],
+            seed=derive(args.seed.encode(), "match", i),
+        )
+        path = folder / f"{game.id}-{i:05d}.json"
+        path.write_text(json.dumps(file.to_json(), ensure_ascii=False), encoding="utf-8")
+        paths.append(path)
+    return paths
 
 
 def print_results(

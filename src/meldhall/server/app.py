@@ -25,6 +25,7 @@ from meldhall.server.games import available_games, games_json
 from meldhall.server.lobby import COOKIE, Lobby, clean_name, guest_cookie, websocket_endpoint
 from meldhall.server.memory import settle_memory
 from meldhall.server.protocol import CLIENT, SERVER
+from meldhall.server.replays import replay_routes
 from meldhall.store.repository import Store, best_per_game
 from meldhall.tables.manager import KEEP_FINISHED_SECONDS
 from meldhall.tables.online import OnlineManager
@@ -248,6 +249,7 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
         Route("/api/guest", api_guest, methods=["POST"]),
         Route("/api/lobby", api_lobby),
         Route("/online", online_page),
+        *replay_routes(),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]

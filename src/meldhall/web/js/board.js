@@ -137,6 +137,7 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
       if (m) {
         box.append(el('div', {}, el('span', { key: 'fair.secret' }), el('code', { cls: 'hash', raw: m.secret, attrs: { id: 'revealed-secret' } })));
         box.append(el('a', { key: 'fair.verify', attrs: { href: `/verify/${ctx.matchId}`, target: '_blank', id: 'verify-link' } }));
+        box.append(el('a', { key: 'replay.open', attrs: { href: `/replay/${ctx.matchId}`, target: '_blank', id: 'replay-link' } }));
       } else {
         box.append(el('p', { cls: 'hint', key: 'fair.explain' }));
       }

@@ -9,12 +9,12 @@ const page = document.getElementById('page');
 
 function table(rows, withName) {
   const t = el('table', { cls: 'list' });
-  const head = el('tr', {}, el('th', { key: 'records.game' }), el('th', { key: 'records.score' }), el('th', { key: 'records.place' }), el('th', { key: 'records.date' }));
+  const head = el('tr', {}, el('th', { key: 'records.game' }), el('th', { key: 'records.score' }), el('th', { key: 'records.place' }), el('th', { key: 'records.date' }), el('th', { key: 'replay.title' }));
   if (withName) head.prepend(el('th', { key: 'records.player' }));
   t.append(el('thead', {}, head));
   const body = el('tbody');
   for (const r of rows) {
-    const tr = el('tr', {}, el('td', { key: gameKey(r.game) }), el('td', { raw: fmt(r.score) }), el('td', { raw: r.rank }), el('td', { raw: new Date(r.finished).toLocaleDateString() }));
+    const tr = el('tr', {}, el('td', { key: gameKey(r.game) }), el('td', { raw: fmt(r.score) }), el('td', { raw: r.rank }), el('td', { raw: new Date(r.finished).toLocaleDateString() }), replayCell(r.match));
     if (withName) tr.prepend(el('td', { raw: r.name || '' }));
     body.append(tr);
   }
@@ -22,11 +22,16 @@ function table(rows, withName) {
   return t;
 }
 
+/** Return the cell that links a finished match to its replay. */
+function replayCell(match) {
+  return el('td', {}, el('a', { key: 'replay.open', cls: 'replay-link', attrs: { href: `/replay/${encodeURIComponent(match)}` } }));
+}
+
 /** Return the table of the guest's online matches: game, every person's score (own in bold),
  * own place and date. */
 function onlineTable(rows) {
   const t = el('table', { cls: 'list', attrs: { id: 'online-results' } });
-  t.append(el('thead', {}, el('tr', {}, el('th', { key: 'records.game' }), el('th', { key: 'records.players' }), el('th', { key: 'records.place' }), el('th', { key: 'records.date' }))));
+  t.append(el('thead', {}, el('tr', {}, el('th', { key: 'records.game' }), el('th', { key: 'records.players' }), el('th', { key: 'records.place' }), el('th', { key: 'records.date' }), el('th', { key: 'replay.title' }))));
   const body = el('tbody');
   for (const r of rows) {
     const people = el('td');
@@ -34,7 +39,7 @@ function onlineTable(rows) {
       if (i) people.append(', ');
       people.append(el(p.seat === r.seat ? 'strong' : 'span', { raw: `${p.name} ${fmt(p.score)}` }));
     });
-    body.append(el('tr', {}, el('td', { key: gameKey(r.game) }), people, el('td', { raw: r.rank }), el('td', { raw: new Date(r.finished).toLocaleDateString() })));
+    body.append(el('tr', {}, el('td', { key: gameKey(r.game) }), people, el('td', { raw: r.rank }), el('td', { raw: new Date(r.finished).toLocaleDateString() }), replayCell(r.match)));
   }
   t.append(body);
   return t;

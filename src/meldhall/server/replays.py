@@ -1,0 +1,247 @@
+"""Replays of stored matches over HTTP: the replay page, the frames a replay steps through
+and the match file to download.
+
+A frame is what one seat saw after ``step`` actions: its observation, whose turn it was, the
+events of the step's action as that seat saw them. A finished match can be watched from any
+seat; a match in play only as a spectator (public information) and ``delay`` actions behind.
+The server holds no rules here: it replays the stored log through the engine.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.routing import BaseRoute, Route
+
+from meldhall.core.engine import JSON, Event, Game, Seat, State
+from meldhall.core.errors import MeldhallError
+from meldhall.core.matchfile import MatchFile, check_file, from_json, record, start_state, steps
+from meldhall.core.replay import log_from_json
+from meldhall.server.games import available_games
+from meldhall.store.repository import MatchData, Store
+
+WEB = Path(__file__).resolve().parent.parent / "web"
+
+MAX_FRAMES = 200
+"""The most frames one request returns."""
+
+
+def public_players(players: list[dict[str, Any]]) -> list[JSON]:
+    """Return the players of a stored match without their session tokens."""
+    return [
+        {"kind": "bot", "bot": p.get("bot")}
+        if p.get("kind") == "bot"
+        else {"kind": "person", "name": str(p.get("name", ""))}
+        for p in players
+    ]
+
+
+def file_of(data: MatchData) -> MatchFile:
+    """Return the match file (secret included: server side only) of a stored match."""
+    return MatchFile(
+        game=data.game,
+        options=data.options,
+        seats=data.seats,
+        players=public_players(data.players),
+        log=[],
+        secret=data.secret,
+        commitment=data.commitment,
+        contributions=data.contributions,
+        outcome=data.outcome,
+    )
+
+
+def _stored(request: Request) -> tuple[MatchData, Game]:
+    store: Store = request.app.state.store
+    data = store.load_match(str(request.path_params["match"]))
+    if data is None:
+        raise HTTPException(404, "no such match")
+    game = available_games().get(data.game)
+    if game is None:
+        raise HTTPException(404, f"the game {data.game!r} of this match is not offered here")
+    return data, game
+
+
+def _log_of(data: MatchData, game: Game, visible: int) -> MatchFile:
+    try:
+        log = log_from_json(game, [[s, a] for s, a in data.log[:visible]])
+    except MeldhallError as exc:
+        raise HTTPException(409, f"this match's log cannot be read: {exc}") from exc
+    return replace(file_of(data), log=log)
+
+
+def visible_actions(data: MatchData, delay: int) -> int:
+    """Return how many actions of a match a replay may show: all once it is over, else all
+    but the last ``delay``."""
+    return len(data.log) if data.status != "playing" else max(0, len(data.log) - delay)
+
+
+def frame(
+    step: int,
+    state: State,
+    viewer: Seat | None,
+    events: tuple[Event, ...],
+    hand: int,
+    actor: Seat | None = None,
+    action: str = "",
+) -> dict[str, JSON]:
+    """Return one frame of a replay: the state after ``step`` actions as ``viewer`` saw it."""
+    hand_over = next((e.for_viewer(None) for e in events if e.kind == "hand_over"), None)
+    return {
+        "step": step,
+        "hand": hand,
+        "actor": actor,
+        "action": action,
+        "to_act": sorted(state.to_act()),
+        "observation": state.observation(viewer),
+        "events": [e.for_viewer(viewer) for e in events],
+        "hand_over": hand_over,
+    }
+
+
+def replay_frames(
+    file: MatchFile, game: Game, viewer: Seat | None, start: int, count: int
+) -> tuple[list[dict[str, JSON]], list[int]]:
+    """Return the frames ``start`` .. ``start + count - 1`` (frame 0 is the deal) and the
+    step at which each hand starts."""
+    frames: list[dict[str, JSON]] = []
+    hand_starts = [0]
+    if start == 0:
+        frames.append(frame(0, start_state(file, game), viewer, (), 1))
+    for step in steps(file, game):
+        at = step.index + 1
+        if start <= at < start + count:
+            frames.append(
+                frame(
+                    at,
+                    step.state,
+                    viewer,
+                    step.events,
+                    len(hand_starts),
+                    step.seat,
+                    str(step.action),
+                )
+            )
+        if any(e.kind == "hand_over" for e in step.events):
+            hand_starts.append(at)
+    return frames, hand_starts
+
+
+def _int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
+    raw = request.query_params.get(name)
+    if raw is None:
+        return default
+    try:
+        value = int(raw)
+    except ValueError:
+        raise HTTPException(400, f"{name} must be a whole number, not {raw[:20]!r}") from None
+    if not low <= value <= high:
+        raise HTTPException(400, f"{name} must be between {low} and {high}")
+    return value
+
+
+def replay_routes(delay: int = 0) -> list[BaseRoute]:
+    """Return the routes of replays; a match in play is shown ``delay`` actions behind."""
+
+    async def replay_page(request: Request) -> Response:
+        return FileResponse(
+            WEB / "replay.html", media_type="text/html", headers={"Cache-Control": "no-cache"}
+        )
+
+    async def api_frames(request: Request) -> JSONResponse:
+        """Return the match's facts and a run of its frames for one viewer."""
+        data, game = _stored(request)
+        over = data.status != "playing"
+        visible = visible_actions(data, delay)
+        viewer: Seat | None = None
+        raw_seat = request.query_params.get("seat", "")
+        if raw_seat not in ("", "spectator"):
+            if not over:
+                raise HTTPException(403, "a match in play is replayed for spectators only")
+            viewer = _int_param(request, "seat", 0, 0, data.seats - 1)
+        start = _int_param(request, "start", 0, 0, visible)
+        count = _int_param(request, "count", 50, 1, MAX_FRAMES)
+        file = _log_of(data, game, visible)
+        try:
+            frames, hands = replay_frames(file, game, viewer, start, count)
+        except MeldhallError as exc:
+            raise HTTPException(409, f"this match does not replay: {exc}") from exc
+        return JSONResponse(
+            {
+                "match": data.id,
+                "game": data.game,
+                "status": data.status,
+                "seats": data.seats,
+                "players": public_players(data.players),
+                "commitment": data.commitment,
+                "contributions": data.contributions,
+                "steps": visible,
+                "hands": hands,
+                "viewer": viewer,
+                "frames": frames,
+            }
+        )
+
+    async def api_file(request: Request) -> Response:
+        """Return the match file of a finished match, as a download."""
+        data, game = _stored(request)
+        if data.status == "playing":
+            raise HTTPException(409, "the match is still in play: its file comes when it ends")
+        base = _log_of(data, game, len(data.log))
+        try:
+            file = record(
+                game,
+                base.options,
+                base.seats,
+                base.log,
+                players=base.players,
+                secret=base.secret,
+                contributions=base.contributions,
+            )
+        except MeldhallError as exc:
+            raise HTTPException(409, f"this match does not replay: {exc}") from exc
+        body = json.dumps(file.to_json(), ensure_ascii=False)
+        name = f"meldhall-{data.game}-{data.id}.json"
+        return Response(
+            body,
+            media_type="application/json",
+            headers={"Content-Disposition": f'attachment; filename="{name}"'},
+        )
+
+    async def api_verify_file(request: Request) -> JSONResponse:
+        """Check an uploaded match file: the first problem, and the first action that differs."""
+        try:
+            body = json.loads(await request.body())
+            file, game = from_json(body, available_games())
+        except (ValueError, MeldhallError) as exc:
+            return JSONResponse({"ok": False, "problem": str(exc), "action_index": None})
+        result = check_file(file, game)
+        return JSONResponse(
+            {
+                "ok": result.ok,
+                "problem": result.problem,
+                "action_index": result.action_index,
+                "outcome": result.outcome,
+                "game": file.game,
+                "actions": len(file.log),
+            }
+        )
+
+    async def verify_file_page(request: Request) -> Response:
+        return FileResponse(
+            WEB / "verify.html", media_type="text/html", headers={"Cache-Control": "no-cache"}
+        )
+
+    return [
+        Route("/verify", verify_file_page),
+        Route("/replay/{match}", replay_page),
+        Route("/api/verify-file", api_verify_file, methods=["POST"]),
+        Route("/api/replay/{match}", api_frames),
+        Route("/api/matches/{match}/file", api_file),
+    ]

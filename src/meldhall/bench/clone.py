@@ -16,6 +16,7 @@ import statistics
 import time
 from collections.abc import Callable
 
+from meldhall.bots.base import make_bot
 from meldhall.core.engine import State
 from meldhall.core.errors import EngineBug
 from meldhall.core.registry import find_game, game_ids
@@ -24,10 +25,12 @@ from meldhall.core.rng import derive
 GOAL_US = 20.0
 
 
-def positions(game_id: str, count: int, seed: str, *, every: int = 7) -> list[State]:
-    """Return ``count`` positions of seeded random matches of a game (one every ``every``
-    actions, the match's start included), each an independent deep copy."""
+def positions(game_id: str, count: int, seed: str, *, every: int = 7, bot: str = "") -> list[State]:
+    """Return ``count`` positions of seeded matches of a game (one every ``every`` actions,
+    the match's start included), each an independent deep copy. The moves are uniformly
+    random, or the choices of the game's bot named ``bot`` in every seat."""
     game = find_game(game_id)
+    player = make_bot(game_id, bot) if bot else None
     out: list[State] = []
     match = 0
     while len(out) < count:
@@ -40,7 +43,11 @@ def positions(game_id: str, count: int, seed: str, *, every: int = 7) -> list[St
                 out.append(copy.deepcopy(state))
             seat = min(state.to_act())
             legal = state.legal_actions(seat)
-            state.apply(seat, legal[rng.randrange(len(legal))])
+            if player is None:
+                action = legal[rng.randrange(len(legal))]
+            else:
+                action = player.choose(state.observation(seat), legal, rng)
+            state.apply(seat, action)
             step += 1
         match += 1
     return out

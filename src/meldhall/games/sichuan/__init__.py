@@ -15,6 +15,7 @@ table), ``settlement`` (payments), ``options``, ``actions``, ``state`` (the matc
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -23,6 +24,7 @@ from meldhall.core.errors import OptionsError
 from meldhall.core.options import parse_options
 from meldhall.games.sichuan.actions import SichuanAction, action_from_json, parse_action
 from meldhall.games.sichuan.options import SichuanOptions
+from meldhall.games.sichuan.sample import sample
 from meldhall.games.sichuan.state import SichuanState
 from meldhall.games.sichuan.vectors import answer_vector
 
@@ -59,6 +61,10 @@ class SichuanGame:
     def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
         """Return the expect fields of a sichuan rule vector."""
         return answer_vector(kind, data, options)
+
+    def sample(self, observation: Mapping[str, JSON], rng: random.Random) -> SichuanState:
+        """Return a world consistent with a seat's observation, for search (``sample``)."""
+        return sample(observation, rng)
 
 
 GAME = SichuanGame()

@@ -23,6 +23,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemaining
 from rich.table import Table
 
 from meldhall.bots.base import make_bot
+from meldhall.bots.levels import LEVELS, level_bot
 from meldhall.core.engine import JSON, Action, Bot, Game, Outcome
 from meldhall.core.errors import EngineBug, MeldhallError
 from meldhall.core.registry import find_game
@@ -101,12 +102,18 @@ class _TimedBot:
         return action
 
 
+def player(game_id: str, name: str) -> Bot:
+    """Return a new bot by bot name (``greedy``, ``strong``...) or level (``easy``,
+    ``normal``, ``hard``), or raise ``MeldhallError``."""
+    return level_bot(game_id, name) if name in LEVELS else make_bot(game_id, name)
+
+
 def play_job(job: Job) -> GameResult:
     """Return the result of one tournament game, or raise ``EngineBug``."""
     game = find_game(job.game_id)
     options = game.options(dict(job.raw_options))
     order = job.seat_bots()
-    timed = [_TimedBot(make_bot(game.id, job.names[order[seat]])) for seat in range(len(order))]
+    timed = [_TimedBot(player(game.id, job.names[order[seat]])) for seat in range(len(order))]
     state = game.new_state(options, len(order), job.seed)
     rng = random.Random(derive(job.seed, "bots", job.rotation))
     actions = 0
@@ -260,7 +267,7 @@ def print_summary(summary: Mapping[str, JSON]) -> None:
             _with_ci(b["mean_score"], b["mean_score_ci"]),
             f"{t['median']:.2f} / {t['p99']:.1f} / {t['max']:.0f} (cpu {t['mean_cpu']:.2f})",
         )
-    Console().print(table)
+    Console(width=120).print(table)
     print(
         f"{summary['game']}: {summary['games']} games in {summary['seconds']:.1f} s: "
         f"{summary['games_per_second']:.2f} games/s"
@@ -285,7 +292,7 @@ def main(args: argparse.Namespace) -> int:
     if args.deals < 1:
         raise MeldhallError(f"--deals must be at least 1, got {args.deals}")
     for name in dict.fromkeys(names):
-        make_bot(game.id, name)
+        player(game.id, name)
     raw = parse_option_args(args.option)
     game.options(raw)
     jobs = jobs_of(game, names, args.deals, args.seed, raw)
@@ -313,7 +320,9 @@ def add_parser(sub: argparse._SubParsersAction[argparse.ArgumentParser]) -> None
     """Add the ``tournament`` subcommand to the ``meldhall`` command's subparsers."""
     p = sub.add_parser("tournament", help="duplicate deals between bots, every seat rotated")
     p.add_argument("game")
-    p.add_argument("--bots", required=True, help="comma-separated bot names, one per seat")
+    p.add_argument(
+        "--bots", required=True, help="comma-separated bot names or levels, one per seat"
+    )
     p.add_argument("--deals", type=int, default=100)
     p.add_argument("--seed", default="tournament")
     p.add_argument("--json", default="", metavar="FILE", help="write the figures as JSON")

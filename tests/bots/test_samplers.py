@@ -14,9 +14,10 @@ from typing import Any
 import pytest
 
 from meldhall.bench.clone import positions
+from meldhall.games.okey.sample import sample as okey_sample
 from meldhall.games.sichuan.sample import sample as sichuan_sample
 
-SAMPLERS: dict[str, Callable[..., Any]] = {"sichuan": sichuan_sample}
+SAMPLERS: dict[str, Callable[..., Any]] = {"okey": okey_sample, "sichuan": sichuan_sample}
 
 
 @pytest.mark.parametrize("bot", ["", "greedy"])

@@ -4,12 +4,15 @@ A decision among a few candidate actions is judged by determinized rollouts: eac
 samples one world consistent with the observation (the game's sampler), and in that world
 plays every candidate followed by a fast policy to a horizon (the end of the hand), scoring
 the seat's result. Every candidate meets the same worlds (common random numbers), rounds go on
-until the time budget or the round cap is spent, and the candidate with the best mean wins.
+until the time budget or the round cap is spent. The first candidate (the greedy choice)
+stands unless another beats it clearly in the same worlds (``best_of``).
 """
 
 from __future__ import annotations
 
+import math
 import random
+import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
@@ -37,13 +40,14 @@ def rollout_values(
     play_out: Callable[[World, random.Random], float],
     rng: random.Random,
     budget: Budget,
-) -> list[float]:
-    """Return each candidate's mean value over the worlds searched: in every world, the
-    candidate is applied by the observation's seat and ``play_out`` returns the value."""
+) -> list[list[float]]:
+    """Return per candidate its value in every world searched (worlds in the same order for
+    every candidate): the candidate is applied by the observation's seat in a copy of the
+    world and ``play_out`` returns the value."""
     seat = observation["seat"]
-    totals = [0.0] * len(candidates)
-    rounds = 0
+    values: list[list[float]] = [[] for _ in candidates]
     deadline = time.perf_counter() + budget.seconds
+    rounds = 0
     while rounds < budget.max_rounds and (
         rounds < budget.min_rounds or time.perf_counter() < deadline
     ):
@@ -52,9 +56,9 @@ def rollout_values(
         for i, action in enumerate(candidates):
             branch = world.clone()
             branch.apply(seat, _same_action(branch, seat, action))
-            totals[i] += play_out(branch, random.Random(seed))
+            values[i].append(play_out(branch, random.Random(seed)))
         rounds += 1
-    return [t / rounds for t in totals]
+    return values
 
 
 def _same_action(world: World, seat: int, action: Action) -> Action:
@@ -64,7 +68,19 @@ def _same_action(world: World, seat: int, action: Action) -> Action:
     return next((a for a in listed if a == action), action)
 
 
-def best_of(candidates: Sequence[Action], values: Sequence[float]) -> Action:
-    """Return the candidate with the highest value (the first among equals)."""
-    best = max(range(len(candidates)), key=values.__getitem__)
-    return candidates[best]
+def best_of(candidates: Sequence[Action], values: Sequence[Sequence[float]], z: float) -> Action:
+    """Return the first candidate (the fast policy's own choice) unless another beats it in
+    the same worlds by more than ``z`` standard errors of the paired difference; then the
+    candidate with the largest such margin."""
+    best, margin = candidates[0], 0.0
+    base = values[0]
+    for action, vals in zip(candidates[1:], values[1:], strict=True):
+        diffs = [v - b for v, b in zip(vals, base, strict=True)]
+        if len(diffs) < 2:
+            continue
+        mean = statistics.fmean(diffs)
+        err = statistics.stdev(diffs) / math.sqrt(len(diffs))
+        score = mean - z * err
+        if score > margin:
+            best, margin = action, score
+    return best

@@ -37,7 +37,10 @@ from meldhall.games.sichuan.shanten import shanten_keys
 from meldhall.games.sichuan.state import OFFER_KONG, OFFER_PUNG, SichuanState
 from meldhall.games.sichuan.tables import KIND_OF
 
-CANDIDATES = 4
+Z = 1.5
+"""Standard errors by which a searched move must beat the greedy one to replace it."""
+
+CANDIDATES = 3
 """Discard kinds searched at most (the greedy bot's best by shanten, then acceptance)."""
 
 
@@ -131,7 +134,7 @@ class StrongBot:
             return greedy
         seat = observation["seat"]
         values = rollout_values(observation, candidates, sample, play_out(seat), rng, self.budget)
-        return best_of(candidates, values)
+        return best_of(candidates, values, Z)
 
     def _candidates(
         self, obs: Mapping[str, Any], legal: Sequence[Action], greedy: Action
@@ -165,7 +168,7 @@ class StrongBot:
         if not ranked:
             return out
         best = min(r[0] for r in ranked)
-        close = sorted((r for r in ranked if r[0] <= best + 1), key=lambda r: (r[0], r[1]))
+        close = sorted((r for r in ranked if r[0] == best), key=lambda r: r[1])
         for _, _, action in close:
             if len(out) >= CANDIDATES:
                 break

@@ -270,4 +270,11 @@ def _best_discard_shanten(counts: Counts, melds: int) -> int:
     return best
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+def _strong() -> Bot:
+    """Return the search bot (``sichuan_strong``; imported late, it builds on this module)."""
+    from meldhall.bots.sichuan_strong import StrongBot
+
+    return StrongBot()
+
+
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": _strong}

@@ -608,6 +608,10 @@ class OkeyState:
         other.dice = None if self.dice is None else list(self.dice)
         return other
 
+    def clone(self) -> OkeyState:
+        """Return an independent copy for search (the same as ``copy``)."""
+        return self.copy()
+
     def __deepcopy__(self, memo: dict[int, Any]) -> OkeyState:
         return self.copy()
 

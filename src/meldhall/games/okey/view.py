@@ -33,6 +33,9 @@ Keys (all JSON):
   seat over the whole hand, indicator shows and false-claim penalties included).
 - ``over``: the match has ended; ``outcome``: the outcome JSON once it has, else None.
 - ``rules``: every option of okey.md 11 by its spec name (explicit deal data left out).
+- ``public``: what a search needs besides: per seat dealt into this hand (``in_hand``) and
+  having moved this hand (``moved``), the takes from an empty wall (``dry_takes``) and the
+  hand after which a seat dropped out (``out_after``).
 """
 
 from __future__ import annotations
@@ -110,6 +113,12 @@ def observation_of(state: OkeyState, viewer: Seat | None) -> dict[str, JSON]:
         "score_sheet": list(state.sheet),
         "outcome": None if state.outcome_value is None else state.outcome_value.to_json(),
         "rules": public_rules(options),
+        "public": {
+            "in_hand": list(state.in_hand),
+            "moved": list(state.moved),
+            "dry_takes": state.dry_takes,
+            "out_after": list(state.out_after),
+        },
     }
 
 

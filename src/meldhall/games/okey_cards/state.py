@@ -262,6 +262,10 @@ class OkeyCardsState:
         other.last_result = self.last_result
         return other
 
+    def clone(self) -> OkeyCardsState:
+        """Return an independent copy for search (the same as ``copy``)."""
+        return self.copy()
+
     def __deepcopy__(self, memo: dict[int, object]) -> OkeyCardsState:
         return self.copy()
 

@@ -814,6 +814,10 @@ class LadderState:
         other.meld_cache = list(self.meld_cache)
         return other
 
+    def clone(self) -> LadderState:
+        """Return an independent copy for search (the same as ``copy``)."""
+        return self.copy()
+
     def __deepcopy__(self, memo: dict[int, Any]) -> LadderState:
         return self.copy()
 

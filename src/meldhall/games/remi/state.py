@@ -563,6 +563,10 @@ class RemiState:
         other._table = other._table_view = None
         return other
 
+    def clone(self) -> RemiState:
+        """Return an independent copy for search (the same as ``copy``)."""
+        return self.copy()
+
     def __deepcopy__(self, memo: dict[int, Any]) -> RemiState:
         return self.copy()
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -10,6 +11,7 @@ from meldhall.core.errors import OptionsError
 from meldhall.core.options import parse_options
 from meldhall.games.sichuan.actions import SichuanAction, action_from_json, parse_action
 from meldhall.games.sichuan.options import SichuanOptions
+from meldhall.games.sichuan.sample import sample
 from meldhall.games.sichuan.state import SichuanState
 from meldhall.games.sichuan.vectors import answer_vector
 
@@ -25,7 +27,7 @@ class SichuanGame(Declared):
     rules_version = 1
     options_type = SichuanOptions
     presets: ClassVar[Presets] = {"spec": {}}
-    bots = Bots("meldhall.bots.sichuan", ("random", "greedy"), on_timeout="greedy")
+    bots = Bots("meldhall.bots.sichuan", ("random", "greedy", "search"), on_timeout="greedy")
     preview = Preview("mahjong", ("1m", "5p", "1s", "9s", "8m"))
     vector_kinds: ClassVar[VectorKinds] = {"hand": frozenset({"waits"}), "score": frozenset()}
     higher_is_better = True
@@ -55,6 +57,10 @@ class SichuanGame(Declared):
     def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
         """Return the expect fields of a sichuan rule vector."""
         return answer_vector(kind, data, options)
+
+    def sample(self, observation: Mapping[str, JSON], rng: random.Random) -> SichuanState:
+        """Return a world consistent with a seat's observation, for search (``sample``)."""
+        return sample(observation, rng)
 
 
 GAME = SichuanGame()

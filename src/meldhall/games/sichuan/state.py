@@ -848,6 +848,42 @@ class SichuanState:
         """Return a copy with the tiles hidden from ``viewer`` permuted among their places."""
         return view.shuffled_hidden(self, viewer, rng)
 
+    def clone(self) -> SichuanState:
+        """Return an independent copy for search: lists, dicts and melds copied; options,
+        win records, the settlement and the last result (never changed once made) shared."""
+        other = copy.copy(self)
+        other.wall = list(self.wall)
+        other.hands = [list(h) for h in self.hands]
+        other.counts = [list(c) for c in self.counts]
+        other.keys = [list(k) for k in self.keys]
+        other.melds = [
+            [Meld(m.letter, m.kind, list(m.tiles), m.source) for m in ms] for ms in self.melds
+        ]
+        other.discards = [list(d) for d in self.discards]
+        for name in (
+            "miss",
+            "miss_held",
+            "chosen_miss",
+            "chosen_exchange",
+            "discard_log",
+            "active",
+            "winners",
+            "win_slot",
+            "scores",
+            "transfers",
+            "lock",
+            "draws_done",
+            "discards_made",
+            "responders",
+            "totals",
+        ):
+            setattr(other, name, list(getattr(self, name)))
+        other.kong_log = [list(k) for k in self.kong_log]
+        other.answers = dict(self.answers)
+        other.offers = dict(self.offers)
+        other._legal = dict(self._legal)
+        return other
+
     def __deepcopy__(self, memo: dict[int, Any]) -> SichuanState:
         """Return an independent copy (actions and options are immutable and shared)."""
         other = copy.copy(self)

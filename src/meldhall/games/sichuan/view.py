@@ -37,6 +37,8 @@ Observation keys (JSON, tiles as tokens such as ``5p#2``, kinds as faces such as
   ``[payer, receiver, amount, reason]`` (receiver -1: the pot).
 - ``last_result``: the public ``hand_over`` payload of the latest finished deal (all hands
   revealed, winners, transfers, settlement, scores), None before.
+- ``rules``: every option by its spec name (the explicit wall left out); ``public``: the
+  engine's public counters a search needs (``public_counters``).
 """
 
 from __future__ import annotations
@@ -48,10 +50,12 @@ from typing import TYPE_CHECKING
 from meldhall.core.engine import JSON
 from meldhall.core.errors import EngineBug
 from meldhall.core.observation import common_keys
+from meldhall.core.options import options_to_json
 from meldhall.games.sichuan.hand import suit_keys
 from meldhall.games.sichuan.pieces import KIND_NAME, KIND_OF, SEATS, SUIT_LETTER, TILE_COUNT, TOKEN
 
 if TYPE_CHECKING:
+    from meldhall.games.sichuan.options import SichuanOptions
     from meldhall.games.sichuan.state import Meld, SichuanState
 
 _PHASE_NAME = {"act": "play"}
@@ -162,6 +166,8 @@ def observation(state: SichuanState, viewer: int | None) -> dict[str, JSON]:
         "totals": list(state.totals),
         "transfers": [list(t) for t in state.transfers],
         "last_result": state.last_result,
+        "rules": public_rules(state.opts),
+        "public": public_counters(state),
     }
     if in_window:
         obs["window"] = {
@@ -185,6 +191,30 @@ def observation(state: SichuanState, viewer: int | None) -> dict[str, JSON]:
         obs["my_declaration"] = SUIT_LETTER[choice] if choice >= 0 else None
         obs["win_locked"] = state.lock[viewer]
     return obs
+
+
+def public_rules(options: SichuanOptions) -> dict[str, JSON]:
+    """Return the options as JSON, the explicit wall left out (it would show hidden tiles)."""
+    return {k: v for k, v in options_to_json(options).items() if k != "wall"}
+
+
+def public_counters(state: SichuanState) -> dict[str, JSON]:
+    """Return the public engine counters a search needs to go on from this position (the
+    ``public`` key): draws per seat, the kong payments log, kongs made, how the turn began
+    (``entered``), the discard came after a kong / from an empty wall, no claim or kong yet
+    (``clean``), the first win (seats, payer) and the seats that answered the open window."""
+    first = state.first_win
+    return {
+        "draws": list(state.draws_done),
+        "kong_log": [list(e) for e in state.kong_log],
+        "kongs_made": state.kongs_made,
+        "entered": state.entered,
+        "after_kong": state.after_kong,
+        "wall_was_empty": state.wall_was_empty,
+        "clean": state.clean,
+        "first_win": None if first is None else [list(first[0]), first[1]],
+        "answered": sorted(state.answers) if state.phase in ("claim", "rob") else [],
+    }
 
 
 def _turn(state: SichuanState) -> int:

@@ -43,6 +43,15 @@ from meldhall.games.tile_rummy.table import PILE, STOCK, TABLE, TableMeld
 _DISCARDS = tuple(Discard(t) for t in range(TILE_COUNT))
 
 
+def _meld_copy(meld: TableMeld) -> TableMeld:
+    """Return a copy of a table meld (its tile list copied, the rest shared)."""
+    other = object.__new__(TableMeld)
+    other.id, other.owner, other.shape, other.tiles = meld.id, meld.owner, meld.shape, meld.tiles[:]
+    other.accepts, other.checked = meld.accepts, meld.checked
+    other._json, other._value = meld._json, meld._value
+    return other
+
+
 class TileRummyState:
     """A match in progress; see the package docstring for the observation's keys."""
 
@@ -80,6 +89,8 @@ class TileRummyState:
         self.winner: int | None = None
         self._legal: tuple[Action, ...] | None = None
         self._accept: Acceptors | None = None
+        self._owned: set[int] = set()
+        """Ids of the melds only this state holds; the others may be shared with a clone."""
         self._new_round([])
 
     # ------------------------------------------------------------------ protocol
@@ -133,6 +144,27 @@ class TileRummyState:
     def shuffled_hidden(self, viewer: int | None, rng: random.Random) -> TileRummyState:
         """Return a copy with the tiles hidden from ``viewer`` dealt anew among their places."""
         return view.shuffled_hidden(self, viewer, rng)
+
+    def clone(self) -> TileRummyState:
+        """Return an independent copy for search: lists copied, melds shared until one side
+        changes one (``_own_meld``), immutable values and the legal-action cache (a tuple for
+        this very position) shared."""
+        other = object.__new__(TileRummyState)
+        other.__dict__.update(self.__dict__)
+        other.racks = [list(r) for r in self.racks]
+        other.loc = list(self.loc)
+        other.stock = list(self.stock)
+        other.pile = list(self.pile)
+        other.melds = dict(self.melds)
+        self._owned = set()
+        other._owned = set()
+        other.opened = list(self.opened)
+        other.skip = list(self.skip)
+        other.round_wins = list(self.round_wins)
+        other.totals = list(self.totals)
+        other.history = list(self.history)
+        other._accept = None
+        return other
 
     def reset_caches(self) -> None:
         """Forget the cached legal actions and table places (after outside edits)."""
@@ -383,6 +415,15 @@ class TileRummyState:
         meld = TableMeld(self.next_meld, seat, shape, tiles, self.wrap)
         self.next_meld += 1
         self.melds[meld.id] = meld
+        self._owned.add(meld.id)
+        return meld
+
+    def _own_meld(self, meld_id: int) -> TableMeld:
+        """Return the meld of that id, copied first if a clone may share it."""
+        meld = self.melds[meld_id]
+        if meld_id not in self._owned:
+            meld = self.melds[meld_id] = _meld_copy(meld)
+            self._owned.add(meld_id)
         return meld
 
     def _place(self, seat: int, use: Use, checked: Any, events: list[Event]) -> None:
@@ -395,7 +436,7 @@ class TileRummyState:
             events.append(Event("meld", {"seat": seat, "meld": meld.to_json(self.values)}))
         elif isinstance(use, Add):
             self._to_table(seat, (use.tile,))
-            meld = checked
+            meld = self._own_meld(checked.id)
             meld.grow(use.tile, use.end, self.wrap)
             events.append(
                 Event(
@@ -418,7 +459,7 @@ class TileRummyState:
                 for shape, m in zip(checked, use.melds, strict=True)
             ]
             for feed in use.feeds:
-                self.melds[feed.meld].grow(feed.tile, feed.end, self.wrap)
+                self._own_meld(feed.meld).grow(feed.tile, feed.end, self.wrap)
             events.append(
                 Event(
                     "rearrange",

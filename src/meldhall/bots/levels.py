@@ -1,0 +1,64 @@
+"""Levels for people: easy, normal and hard, as names for each game's bots.
+
+- ``hard``: the strongest bot the game has (``strong``, or okey-cards' ``expert``).
+- ``normal``: ``greedy``.
+- ``easy``: ``greedy`` that now and then (one decision in ``EASY_SLIPS``, when it has a
+  choice) plays the game's ``random`` bot's move instead: that bot still takes every win and
+  shows what must be shown, so the slips look like a person's lapses (a useful tile thrown, a
+  claim missed), not nonsense.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping
+
+from meldhall.bots.base import make_bot, strongest_bot_name
+from meldhall.core.engine import JSON, Action, Bot
+from meldhall.core.errors import MeldhallError
+
+LEVELS = ("easy", "normal", "hard")
+"""The levels a person may choose, weakest first; solo tables default to ``hard``."""
+
+DEFAULT_LEVEL = "hard"
+
+EASY_SLIPS = 4
+"""The easy bot slips on about one decision in this many (among those with a choice)."""
+
+
+class EasyBot:
+    """The game's greedy bot with occasional lapses (see the module docstring)."""
+
+    needs_observation = True
+
+    def __init__(self, game_id: str) -> None:
+        self.greedy = make_bot(game_id, "greedy")
+        self.lapse = make_bot(game_id, "random")
+
+    def choose(
+        self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
+    ) -> Action:
+        """Return the greedy choice, or on a slip the random bot's choice."""
+        if len(legal) > 1 and rng.randrange(EASY_SLIPS) == 0:
+            return self.lapse.choose(observation, legal, rng)
+        return self.greedy.choose(observation, legal, rng)
+
+
+def level_bot_name(game_id: str, level: str) -> str:
+    """Return the name of the bot that plays ``level`` in a game (``easy`` has no bot of its
+    own name: it is ``"easy"``), or raise ``MeldhallError`` for an unknown level."""
+    if level == "hard":
+        return strongest_bot_name(game_id)
+    if level == "normal":
+        return "greedy"
+    if level == "easy":
+        return "easy"
+    raise MeldhallError(f"no level {level!r}; the levels are: {', '.join(LEVELS)}")
+
+
+def level_bot(game_id: str, level: str) -> Bot:
+    """Return a new bot that plays a game at ``level``, or raise ``MeldhallError``."""
+    name = level_bot_name(game_id, level)
+    if name == "easy":
+        return EasyBot(game_id)
+    return make_bot(game_id, name)

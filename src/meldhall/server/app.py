@@ -150,7 +150,7 @@ async def api_match(request: Request) -> JSONResponse:
         except BrokenMatch as exc:
             broken = request.app.state.manager.quarantine(match_id, exc)
     if broken is not None:
-        return JSONResponse({"match": match_id, "error": broken.problem}, status_code=409)
+        return JSONResponse({"match": match_id, "error": broken.summary}, status_code=409)
     if data is None:
         raise HTTPException(404, "no such match")
     out: dict[str, Any] = {

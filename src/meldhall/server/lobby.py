@@ -208,7 +208,7 @@ class Lobby:
                 broken = self.manager.store.quarantined(waiting.data.match_id)
                 if broken is not None:
                     raise Rejected(
-                        "match_broken", f"this table's match is set aside: {broken.problem}"
+                        "match_broken", f"this table's match is set aside: {broken.summary}"
                     )
         elif waiting.data.status != "waiting":
             raise Rejected("no_table", "this table is closed")

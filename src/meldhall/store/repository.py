@@ -100,6 +100,12 @@ class Quarantined:
     problem: str
     at: str
 
+    @property
+    def summary(self) -> str:
+        """Return where the match broke and why, in one line."""
+        where = "the match row" if self.action_index is None else f"log entry {self.action_index}"
+        return f"{where}: {self.problem}"
+
 
 @dataclass(frozen=True)
 class Snapshot:
@@ -418,7 +424,7 @@ class Store:
 
     def raw_match(self, match_id: str) -> dict[str, Any]:
         """Return a match's stored rows as they are (text, readable or not), for an operator
-        to study: its columns and its log entries ``[index, seat, action text]``."""
+        to study: its columns (``row``) and its log entries ``[index, seat, action text]``."""
         table = MatchRow.__table__
         with self._db() as db:
             row = db.execute(
@@ -431,7 +437,7 @@ class Store:
             ).all()
         names = [c.name for c in table.columns]
         return {
-            "match": None if row is None else dict(zip(names, row, strict=True)),
+            "row": None if row is None else dict(zip(names, row, strict=True)),
             "log": [[i, seat, action] for i, seat, action in log],
         }
 

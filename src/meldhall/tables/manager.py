@@ -76,7 +76,7 @@ class TableManager:
                 assert broken is not None
                 raise Rejected(
                     "match_broken",
-                    f"match {match_id} cannot be rebuilt and is set aside: {broken.problem}",
+                    f"match {match_id} cannot be rebuilt and is set aside: {broken.summary}",
                 )
             self._loaded(table)
             return table

@@ -175,7 +175,7 @@ class Table:
                 raise ParseError(f"seat {seat!r} is no number")
             events = state.apply(seat, self.game.action_from_json(raw))
         except (MeldhallError, TypeError, KeyError, IndexError) as exc:
-            raise BrokenMatch(match_id, index, f"{seat} {raw!r}: {exc}") from exc
+            raise BrokenMatch(match_id, index, f"seat {seat} action {raw!r}: {exc}") from exc
         self._replayed(events)
 
     def _from_snapshot(self, blob: bytes, digest: str) -> State | None:

@@ -4,13 +4,16 @@ after it, so a restart stays fast however long the logs grow.
 A snapshot is the pickled state, signed with HMAC-SHA256 under a key of this server (a file
 in the data directory, or one per process): a snapshot not signed with it is never unpickled,
 only ignored (the table then replays its whole log). Each snapshot carries the sha256 of the
-log entries it follows from; one of another log is ignored too.
+log entries it follows from and a fingerprint of the game's code; one of another log or of
+other code is ignored too.
 """
 
 from __future__ import annotations
 
+import functools
 import hashlib
 import hmac
+import importlib
 import json
 import os
 import pickle
@@ -41,11 +44,28 @@ def seal(value: Any, key: bytes) -> bytes:
 
 
 def unseal(blob: bytes, key: bytes) -> Any | None:
-    """Return the value of a sealed snapshot, or None when its signature is not ours."""
+    """Return the value of a sealed snapshot, or None when its signature is not ours or it
+    no longer unpickles (the code changed)."""
     mac, body = blob[:32], blob[32:]
     if not hmac.compare_digest(mac, hmac.new(key, body, hashlib.sha256).digest()):
         return None
-    return pickle.loads(body)
+    try:
+        return pickle.loads(body)
+    except Exception:  # classes renamed or moved since it was stored: the log is replayed
+        return None
+
+
+@functools.cache
+def code_fingerprint(module: str) -> str:
+    """Return the sha256 of the sources of ``module``'s package and of ``meldhall.core``: a
+    snapshot stored by other code than the running one is not used (its pickled objects may
+    no longer mean the same)."""
+    digest = hashlib.sha256()
+    for name in (module, "meldhall.core"):
+        folder = Path(importlib.import_module(name).__file__ or ".").parent
+        for source in sorted(folder.glob("*.py")):
+            digest.update(source.name.encode() + b"\0" + source.read_bytes())
+    return digest.hexdigest()
 
 
 class LogDigest:

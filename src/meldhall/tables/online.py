@@ -22,7 +22,7 @@ from meldhall.store.lobby import LobbyData, LobbyStore
 from meldhall.store.repository import MatchData, Store
 from meldhall.tables.clock import DRAW_LIKE, default_action, drawn_piece, table_settings
 from meldhall.tables.commits import GroupCommit
-from meldhall.tables.manager import KEEP_FINISHED_SECONDS, UNLOAD_IDLE_SECONDS, TableManager
+from meldhall.tables.manager import TableManager
 from meldhall.tables.table import Listener, Rejected, Sink, Table
 
 
@@ -396,24 +396,11 @@ class OnlineManager(TableManager):
     ``OnlineTable``; ``restore`` reloads every online match in play after a restart."""
 
     def __init__(
-        self,
-        store: Store,
-        *,
-        bot_delay: float = 0.8,
-        keep_finished: float = KEEP_FINISHED_SECONDS,
-        unload_idle: float = UNLOAD_IDLE_SECONDS,
-        snapshot_every: int = 0,
-        clock_floors: dict[str, float] | None = None,
+        self, store: Store, *, clock_floors: dict[str, float] | None = None, **options: Any
     ) -> None:
-        """See ``TableManager``; ``clock_floors``: the least value of each table clock option
-        a new lobby table may ask for (tables/clock.py)."""
-        super().__init__(
-            store,
-            bot_delay=bot_delay,
-            keep_finished=keep_finished,
-            unload_idle=unload_idle,
-            snapshot_every=snapshot_every,
-        )
+        """Take the ``options`` of ``TableManager`` and ``clock_floors``: the least value of
+        each table clock option a new lobby table may ask for (tables/clock.py)."""
+        super().__init__(store, **options)
         self.clock_floors = dict(clock_floors or {})
         self.lobby_store = LobbyStore(store)
         self.online: dict[str, LobbyData] = {}

@@ -24,7 +24,7 @@ from meldhall.core.registry import find_game
 from meldhall.core.replay import log_from_json, replay
 from meldhall.core.rng import derive
 from meldhall.store.repository import BrokenMatch, MatchData, Snapshot, Store
-from meldhall.store.snapshots import LogDigest, seal, unseal
+from meldhall.store.snapshots import LogDigest, code_fingerprint, seal, unseal
 from meldhall.tables.commits import GroupCommit
 
 log = logging.getLogger(__name__)
@@ -185,12 +185,16 @@ class Table:
             log.warning("match %s: a snapshot of another log is ignored", self.data.id)
             return None
         value = unseal(blob, self.store.snapshot_key)
-        if not isinstance(value, dict) or "state" not in value:
-            log.warning("match %s: a snapshot not signed by this server is ignored", self.id)
+        if not isinstance(value, dict) or value.get("code") != self._code():
+            log.warning("match %s: a snapshot of other code or another server is ignored", self.id)
             return None
         self._restore_extra(value.get("extra"))
         state: State = value["state"]
         return state
+
+    def _code(self) -> str:
+        """Return the fingerprint of the code this table's states come from."""
+        return code_fingerprint(type(self.game).__module__)
 
     def _replayed(self, events: tuple[Event, ...]) -> None:
         """Take note of the events of one replayed log entry (subclasses keep what they
@@ -206,7 +210,8 @@ class Table:
     def _keep_snapshot(self) -> None:
         """Store a snapshot of the state now (the store commits the actions before it); a
         snapshot that cannot be stored is only logged (the log is what counts)."""
-        blob = seal({"state": self.state, "extra": self._snapshot_extra()}, self.store.snapshot_key)
+        value = {"state": self.state, "extra": self._snapshot_extra(), "code": self._code()}
+        blob = seal(value, self.store.snapshot_key)
         try:
             self.store.save_snapshot(self.id, Snapshot(self.version, self.digest.hexdigest(), blob))
         except Exception:

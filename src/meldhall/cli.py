@@ -138,6 +138,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--seconds", type=float, default=0.0, help="time budget per batch")
     bench.set_defaults(func=_cmd_bench)
     importlib.import_module("meldhall.tournament").add_parser(sub)
+    importlib.import_module("meldhall.quarantine_cli").register(sub)
     return parser
 
 

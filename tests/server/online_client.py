@@ -31,6 +31,17 @@ FAST = {
 wants it (tables left behind by a test stay still)."""
 
 
+LOOPBACK_LIMITS = {
+    "MELDHALL_SESSIONS_PER_MINUTE": "100000",
+    "MELDHALL_CONNECTIONS_PER_ADDRESS": "100000",
+    "MELDHALL_TABLES_PER_ADDRESS": "100000",
+    "MELDHALL_MIN_TURN_SECONDS": "0.2",
+    "MELDHALL_MIN_CLAIM_SECONDS": "0.2",
+}
+"""Every test client comes from 127.0.0.1: the per-address caps would count them all as one
+person (tests of the caps and clock minimums set their own)."""
+
+
 def free_port() -> int:
     """Return a free TCP port on 127.0.0.1."""
     with socket.socket() as s:
@@ -47,7 +58,9 @@ class ServerProcess:
     ) -> None:
         self.data_dir = data_dir
         self.bot_delay = bot_delay
-        self.env = {} if keep_finished is None else {"MELDHALL_KEEP_FINISHED": str(keep_finished)}
+        self.env = dict(LOOPBACK_LIMITS)
+        if keep_finished is not None:
+            self.env["MELDHALL_KEEP_FINISHED"] = str(keep_finished)
         self.port = free_port()
         self.url = f"ws://127.0.0.1:{self.port}/ws"
         self.http = f"http://127.0.0.1:{self.port}"

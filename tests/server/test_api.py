@@ -38,7 +38,7 @@ def test_pages_answer(client: TestClient) -> None:
 
 def test_records_publish_and_verify(client: TestClient) -> None:
     token, match_id, over = _finish_a_match(client)
-    records = client.get("/api/records", params={"token": token}).json()
+    records = client.get("/api/records", headers={"x-meldhall-token": token}).json()
     assert records["best"]["toy"]["score"] == over["outcome"]["scores"][0]
     assert records["public"] == []
     name = "<b>me</b>\x07"

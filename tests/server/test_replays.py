@@ -16,6 +16,8 @@ from meldhall.server.replays import file_of
 from tests.server.conftest import Peer
 from tests.server.test_api import _finish_a_match
 
+JSON_TYPE = {"content-type": "application/json"}
+
 
 def test_frames_are_the_engines_observations(client: TestClient) -> None:
     _token, match_id, over = _finish_a_match(client)
@@ -71,13 +73,17 @@ def test_a_match_in_play_is_replayed_for_spectators_only(client: TestClient) -> 
 def test_the_match_file_verifies_and_a_changed_one_names_its_action(client: TestClient) -> None:
     _token, match_id, _over = _finish_a_match(client)
     file_json = client.get(f"/api/matches/{match_id}/file").json()
-    verdict = client.post("/api/verify-file", content=json.dumps(file_json)).json()
+    verdict = client.post(
+        "/api/verify-file", content=json.dumps(file_json), headers=JSON_TYPE
+    ).json()
     assert verdict["ok"] is True, verdict
     file_json["checks"][2] = "0" * 12
-    verdict = client.post("/api/verify-file", content=json.dumps(file_json)).json()
+    verdict = client.post(
+        "/api/verify-file", content=json.dumps(file_json), headers=JSON_TYPE
+    ).json()
     assert (verdict["ok"], verdict["action_index"]) == (False, 2)
     assert "action 2 " in verdict["problem"]
-    broken = client.post("/api/verify-file", content=b"{not json").json()
+    broken = client.post("/api/verify-file", content=b"{not json", headers=JSON_TYPE).json()
     assert broken["ok"] is False and broken["problem"]
     assert client.get("/verify").status_code == 200
     assert client.get(f"/replay/{match_id}").status_code == 200

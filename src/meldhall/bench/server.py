@@ -100,6 +100,8 @@ def start_server(data_dir: str) -> tuple[subprocess.Popen[bytes], int]:
         MELDHALL_BOT_DELAY="0",
         MELDHALL_RATE="1000",
         MELDHALL_BURST="2000",
+        MELDHALL_CONNECTIONS_PER_ADDRESS="100000",  # every simulated client is on loopback
+        MELDHALL_SESSIONS_PER_MINUTE="100000",
     )
     cmd = [sys.executable, "-m", "uvicorn", "--factory", "meldhall.server.app:app_from_env"]
     cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]

@@ -3,6 +3,7 @@ engines; it holds no rules."""
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import os
 from collections.abc import AsyncIterator
@@ -21,16 +22,22 @@ from starlette.staticfiles import StaticFiles
 from meldhall.core.engine import Game
 from meldhall.core.fairness import match_seed, verify
 from meldhall.core.replay import log_from_json, replay
+from meldhall.server.edge import EdgeError, decode_json
 from meldhall.server.games import available_games, games_json
+from meldhall.server.limits import Limits
 from meldhall.server.lobby import COOKIE, Lobby, clean_name, guest_cookie, websocket_endpoint
 from meldhall.server.memory import settle_memory
 from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.server.replays import replay_routes
-from meldhall.store.repository import Store, best_per_game
+from meldhall.server.security import AddressBook, SecurityMiddleware
+from meldhall.server.upkeep import expire_sessions_every
+from meldhall.store.repository import BrokenMatch, Store, best_per_game
 from meldhall.tables.manager import KEEP_FINISHED_SECONDS
 from meldhall.tables.online import OnlineManager
 
 WEB = Path(__file__).resolve().parent.parent / "web"
+TOKEN_HEADER = "x-meldhall-token"
+"""The header that names a solo session to ``/api/records``."""
 
 
 def _page(name: str) -> FileResponse:
@@ -79,10 +86,11 @@ async def api_schema(request: Request) -> JSONResponse:
 
 
 async def api_records(request: Request) -> JSONResponse:
-    """Return the solo records of the session ``token`` (its best per game, all its finished
-    matches), the public records, and the online matches of the browser's guest session."""
+    """Return the solo records of the session named by the ``X-Meldhall-Token`` header (its
+    best per game, all its finished matches), the public records, and the online matches of
+    the browser's guest session (never a token in the URL: URLs reach logs)."""
     store: Store = request.app.state.store
-    token = request.query_params.get("token", "")
+    token = request.headers.get(TOKEN_HEADER, "")
     mine = store.records_of(token) if token else []
     best = best_per_game(mine)
     guest = request.cookies.get(COOKIE, "")
@@ -124,9 +132,9 @@ async def api_publish(request: Request) -> JSONResponse:
 
 async def _json_body(request: Request) -> dict[str, Any]:
     try:
-        body = await request.json()
-    except ValueError as exc:
-        raise HTTPException(400, "the body is not JSON") from exc
+        body = decode_json(await request.body(), request.app.state.limits.max_depth)
+    except EdgeError as exc:
+        raise HTTPException(400, exc.reason) from exc
     if not isinstance(body, dict):
         raise HTTPException(400, "the body must be a JSON object")
     return body
@@ -135,7 +143,15 @@ async def _json_body(request: Request) -> dict[str, Any]:
 async def api_match(request: Request) -> JSONResponse:
     """Return a finished match's proof: options, seats, revealed secret, log and outcome."""
     store: Store = request.app.state.store
-    data = store.load_match(str(request.path_params["match"]))
+    match_id = str(request.path_params["match"])
+    broken = store.quarantined(match_id)
+    if broken is None:
+        try:
+            data = store.load_match(match_id)
+        except BrokenMatch as exc:
+            broken = request.app.state.manager.quarantine(match_id, exc)
+    if broken is not None:
+        return JSONResponse({"match": match_id, "error": broken.summary}, status_code=409)
     if data is None:
         raise HTTPException(404, "no such match")
     out: dict[str, Any] = {
@@ -174,6 +190,10 @@ async def api_verify(request: Request) -> JSONResponse:
     if not result.ok:
         return JSONResponse({"ok": False, "problem": result.problem, "outcome": None})
     outcome = replayed_outcome(game, body)
+    if outcome is None:
+        return JSONResponse(
+            {"ok": False, "problem": "the log does not reach the end of the match", "outcome": None}
+        )
     claimed = body.get("outcome")
     if claimed is not None and claimed != outcome:
         return JSONResponse(
@@ -200,10 +220,17 @@ async def api_guest(request: Request) -> JSONResponse:
     """Start (or keep) a guest session with a display name; the token goes in an HttpOnly
     cookie that the WebSocket's hello uses."""
     store: Store = request.app.state.store
+    limits: Limits = request.app.state.limits
     body = await _json_body(request)
-    info = store.session(request.cookies.get(COOKIE))
+    token = request.cookies.get(COOKIE)
+    address = request.client.host if request.client else ""
+    refusal = request.app.state.addresses.session_refusal(address, store.has_session(token))
+    if refusal is not None:
+        return JSONResponse({"error": refusal}, status_code=429)
+    info = store.session(token)
     response = JSONResponse({"name": clean_name(body.get("name", ""))})
-    response.set_cookie(**guest_cookie(info.token))
+    secure = limits.secure_cookies or request.url.scheme == "https"
+    response.set_cookie(**guest_cookie(info.token, secure=secure))
     return response
 
 
@@ -212,24 +239,37 @@ async def api_lobby(request: Request) -> JSONResponse:
     return JSONResponse({"tables": request.app.state.lobby.listing()})
 
 
-def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None) -> Starlette:
-    """Return the web app, keeping its database under ``data_dir`` (created on first run).
+def create_app(
+    data_dir: str | Path = "data", *, bot_delay: float | None = None, limits: Limits | None = None
+) -> Starlette:
+    """Return the web app, keeping its database under ``data_dir`` (created on first run),
+    within ``limits`` (server/limits.py; the defaults when None).
 
     ``bot_delay`` is the pause before each computer move, in seconds (default 0.8, or the
     environment variable MELDHALL_BOT_DELAY; tests set it low). A finished match stays loaded
     for MELDHALL_KEEP_FINISHED seconds (default 600)."""
     delay = bot_delay if bot_delay is not None else float(os.environ.get("MELDHALL_BOT_DELAY", 0.8))
     keep = float(os.environ.get("MELDHALL_KEEP_FINISHED", KEEP_FINISHED_SECONDS))
+    limits = limits or Limits()
     store = Store.in_dir(data_dir)
-    manager = OnlineManager(store, bot_delay=delay, keep_finished=keep)
-    lobby = Lobby(manager)
+    manager = OnlineManager(
+        store,
+        bot_delay=delay,
+        keep_finished=keep,
+        unload_idle=limits.solo_grace_seconds,
+        snapshot_every=limits.snapshot_every,
+        clock_floors=limits.clock_floors(),
+    )
+    lobby = Lobby(manager, limits)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         await lobby.restore()
         store.start_checkpoints()
         settle_memory()
+        upkeep = asyncio.get_running_loop().create_task(expire_sessions_every(store, limits))
         yield
+        upkeep.cancel()
         await manager.close()
         store.stop_checkpoints()
 
@@ -253,9 +293,13 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
-    app = Starlette(
-        routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=500)], lifespan=lifespan
-    )
+    middleware = [
+        Middleware(SecurityMiddleware, limits=limits),
+        Middleware(GZipMiddleware, minimum_size=500),
+    ]
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.state.limits = limits
+    app.state.addresses = AddressBook(limits)
     app.state.data_dir = Path(data_dir)
     app.state.store = store
     app.state.manager = manager
@@ -265,4 +309,4 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
 
 def app_from_env() -> Starlette:
     """Return the app for ``uvicorn --factory``: data directory from MELDHALL_DATA."""
-    return create_app(os.environ.get("MELDHALL_DATA", "data"))
+    return create_app(os.environ.get("MELDHALL_DATA", "data"), limits=Limits.from_env())

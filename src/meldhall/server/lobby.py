@@ -8,6 +8,7 @@ No rules here: seats come from tables/clock.py, moves are judged by the engine.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import secrets
 import time
@@ -19,6 +20,8 @@ from meldhall.bots.base import strongest_bot_name
 from meldhall.core.errors import MeldhallError
 from meldhall.games.registry import UnknownGame
 from meldhall.server.games import available_games
+from meldhall.server.limits import Limits
+from meldhall.server.security import AddressBook
 from meldhall.server.ws import Connection
 from meldhall.store.lobby import LobbyData
 from meldhall.tables.clock import table_settings
@@ -37,16 +40,23 @@ LISTED = 100
 
 def clean_name(raw: object, fallback: str = "Guest") -> str:
     """Return a display name fit to store: no control characters, trimmed, at most NAME_MAX
-    characters, ``fallback`` when nothing is left (pages escape it wherever it is shown)."""
-    text = "".join(ch for ch in str(raw) if ch >= " " and ch != "\x7f").strip()
-    return text[:NAME_MAX] or fallback
+    characters, no lone surrogates, ``fallback`` when nothing is left (pages escape it
+    wherever it is shown)."""
+    text = "".join(ch for ch in str(raw) if ch >= " " and ch != "\x7f" and not _surrogate(ch))
+    return text.strip()[:NAME_MAX] or fallback
+
+
+def _surrogate(ch: str) -> bool:
+    return "\ud800" <= ch <= "\udfff"
 
 
 class Waiting:
     """A lobby table before its match starts, and the connections sitting at it."""
 
-    def __init__(self, data: LobbyData) -> None:
+    def __init__(self, data: LobbyData, address: str = "") -> None:
         self.data = data
+        self.address = address
+        """The client address of the connection that opened the table ("" once restored)."""
         self.members: dict[str, OnlineConnection] = {}
         self.countdown: asyncio.Task[None] | None = None
         self.starts_at: float | None = None
@@ -85,8 +95,9 @@ class Waiting:
 class Lobby:
     """Every online table of the server, waiting or playing."""
 
-    def __init__(self, manager: OnlineManager) -> None:
+    def __init__(self, manager: OnlineManager, limits: Limits | None = None) -> None:
         self.manager = manager
+        self.limits = limits or Limits()
         self.store = manager.lobby_store
         self.tables: dict[str, Waiting] = {}
         self.rematches: dict[str, str] = {}
@@ -104,10 +115,13 @@ class Lobby:
         """Reload the lobby after a restart: waiting tables wait again, matches in play are
         replayed from their logs and go on (a computer plays a seat nobody reclaims)."""
         for data in self.store.active():
+            for person in data.people:
+                person["name"] = clean_name(person.get("name", ""))
             self.tables[data.id] = Waiting(data)
             if data.status == "playing" and data.match_id is not None:
                 self.manager.register(data)
-                await self.manager.get(data.match_id)
+                with contextlib.suppress(Rejected):  # a broken match is set aside, logged
+                    await self.manager.get(data.match_id)
 
     def listing(self) -> list[dict[str, Any]]:
         """Return the public tables waiting for people, newest first, then those in play (to
@@ -127,6 +141,32 @@ class Lobby:
         for token, conn in waiting.members.items():
             conn.out.put_nowait({"type": "table", "table": waiting.json(token)})
 
+    def check_new(
+        self, conn: OnlineConnection, game_id: str, options: dict[str, Any], settings: Any
+    ) -> dict[str, float]:
+        """Return the complete table options of a table ``conn`` may open; raise ``Rejected``
+        (changing nothing) for an unknown or one-seat game, bad options, or an address
+        that has ``tables_per_address`` waiting tables open."""
+        game = available_games().get(game_id)
+        if game is None:
+            raise Rejected("unknown_game", f"no game {game_id!r}")
+        if game.default_seats < 2:
+            raise Rejected("bad_options", f"{game_id} is played alone")
+        try:
+            game.options(options)
+            complete = table_settings(settings, self.manager.clock_floors)
+        except (UnknownGame, MeldhallError, ValueError) as exc:
+            raise Rejected("bad_options", str(exc)) from exc
+        cap = self.limits.tables_per_address
+        mine = [
+            w
+            for w in self.tables.values()
+            if w.address == conn.address and w.data.status == "waiting" and w is not conn.waiting
+        ]
+        if len(mine) >= cap:
+            raise Rejected("too_many_tables", f"at most {cap} open tables from one address")
+        return complete
+
     def create(
         self,
         conn: OnlineConnection,
@@ -136,17 +176,9 @@ class Lobby:
         public: bool,
         name: str,
     ) -> Waiting:
-        """Return a new waiting table with its creator (``conn``) seated as host."""
-        game = available_games().get(game_id)
-        if game is None:
-            raise Rejected("unknown_game", f"no game {game_id!r}")
-        if game.default_seats < 2:
-            raise Rejected("bad_options", f"{game_id} is played alone")
-        try:
-            game.options(options)
-            settings = table_settings(settings)
-        except (UnknownGame, MeldhallError, ValueError) as exc:
-            raise Rejected("bad_options", str(exc)) from exc
+        """Return a new waiting table with its creator (``conn``) seated as host (raise
+        ``Rejected`` as ``check_new`` does)."""
+        settings = self.check_new(conn, game_id, options, settings)
         assert conn.token is not None
         data = LobbyData(
             id=secrets.token_urlsafe(12),
@@ -158,30 +190,46 @@ class Lobby:
             people=[{"session": conn.token, "name": name}],
         )
         self.store.save(data)
-        waiting = Waiting(data)
+        waiting = Waiting(data, conn.address)
         waiting.members[conn.token] = conn
         self.tables[data.id] = waiting
         self._tell(waiting)
         return waiting
 
-    async def join(self, conn: OnlineConnection, table_id: str, name: str) -> None:
-        """Seat a person at a waiting table, or bring one back to the seat they hold."""
+    def check_join(self, conn: OnlineConnection, table_id: str) -> Waiting:
+        """Return the table ``conn`` may join (or take its seat back at); raise ``Rejected``
+        (changing nothing) otherwise."""
         waiting = self._find(table_id)
+        seated = any(p["session"] == conn.token for p in waiting.data.people)
+        if waiting.data.status in ("playing", "over"):
+            if not seated:
+                raise Rejected("table_started", "this table is playing; watch it instead")
+            if waiting.data.match_id is not None:
+                broken = self.manager.store.quarantined(waiting.data.match_id)
+                if broken is not None:
+                    raise Rejected(
+                        "match_broken", f"this table's match is set aside: {broken.summary}"
+                    )
+        elif waiting.data.status != "waiting":
+            raise Rejected("no_table", "this table is closed")
+        elif not seated:
+            seats = available_games()[waiting.data.game].default_seats
+            if len(waiting.data.people) >= seats:
+                raise Rejected("table_full", "every seat is taken")
+        return waiting
+
+    async def join(self, conn: OnlineConnection, table_id: str, name: str) -> None:
+        """Seat a person at a waiting table, or bring one back to the seat they hold (raise
+        ``Rejected`` as ``check_join`` does)."""
+        waiting = self.check_join(conn, table_id)
         token = conn.token
         assert token is not None
         seated = any(p["session"] == token for p in waiting.data.people)
         if waiting.data.status in ("playing", "over"):  # a seat back, or the result
-            if not seated:
-                raise Rejected("table_started", "this table is playing; watch it instead")
             conn.out.put_nowait({"type": "table", "table": waiting.json(token)})
             await conn.sit(waiting, None)
             return
-        if waiting.data.status != "waiting":
-            raise Rejected("no_table", "this table is closed")
         if not seated:
-            seats = available_games()[waiting.data.game].default_seats
-            if len(waiting.data.people) >= seats:
-                raise Rejected("table_full", "every seat is taken")
             waiting.data.people.append({"session": token, "name": name})
             self.store.save(waiting.data)
         waiting.members[token] = conn
@@ -339,8 +387,14 @@ class RateLimit:
 class OnlineConnection(Connection):
     """A client connection that also speaks the lobby and online-table messages."""
 
-    def __init__(self, socket: WebSocket, manager: OnlineManager, lobby: Lobby) -> None:
-        super().__init__(socket, manager, manager.store)
+    def __init__(
+        self,
+        socket: WebSocket,
+        manager: OnlineManager,
+        lobby: Lobby,
+        addresses: AddressBook | None = None,
+    ) -> None:
+        super().__init__(socket, manager, manager.store, lobby.limits, addresses)
         self.lobby = lobby
         self.waiting: Waiting | None = None
         self.limit = RateLimit(
@@ -383,6 +437,9 @@ class OnlineConnection(Connection):
         self.out.put_nowait({"type": "lobby", "tables": self.lobby.listing()})
 
     async def _on_create(self, message: dict[str, Any]) -> None:
+        self.lobby.check_new(
+            self, message["game"], message.get("options", {}), message.get("settings", {})
+        )
         self._leave_all()
         self.waiting = self.lobby.create(
             self,
@@ -394,7 +451,7 @@ class OnlineConnection(Connection):
         )
 
     async def _on_join(self, message: dict[str, Any]) -> None:
-        waiting = self.lobby._find(message["table"])
+        waiting = self.lobby.check_join(self, message["table"])
         if self.waiting is not waiting:
             self._leave_all()
         self.waiting = waiting
@@ -449,15 +506,17 @@ class OnlineConnection(Connection):
 async def websocket_endpoint(socket: WebSocket) -> None:
     """Serve one client's WebSocket (solo and online messages)."""
     app = socket.app
-    await OnlineConnection(socket, app.state.manager, app.state.lobby).run()
+    await OnlineConnection(socket, app.state.manager, app.state.lobby, app.state.addresses).run()
 
 
-def guest_cookie(token: str) -> dict[str, Any]:
-    """Return the keyword arguments of ``Response.set_cookie`` for a guest's session token."""
+def guest_cookie(token: str, secure: bool = False) -> dict[str, Any]:
+    """Return the keyword arguments of ``Response.set_cookie`` for a guest's session token
+    (``secure``: sent over HTTPS only)."""
     return {
         "key": COOKIE,
         "value": token,
         "httponly": True,
+        "secure": secure,
         "samesite": "lax",
         "path": "/",
         "max_age": 60 * 60 * 24 * 365,

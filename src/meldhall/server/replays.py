@@ -23,6 +23,7 @@ from meldhall.core.engine import JSON, Event, Game, Seat, State
 from meldhall.core.errors import MeldhallError
 from meldhall.core.matchfile import MatchFile, check_file, from_json, record, start_state, steps
 from meldhall.core.replay import log_from_json
+from meldhall.server.edge import EdgeError, decode_json
 from meldhall.server.games import available_games
 from meldhall.store.repository import MatchData, Store
 
@@ -217,9 +218,9 @@ def replay_routes(delay: int = 0) -> list[BaseRoute]:
     async def api_verify_file(request: Request) -> JSONResponse:
         """Check an uploaded match file: the first problem, and the first action that differs."""
         try:
-            body = json.loads(await request.body())
+            body = decode_json(await request.body(), request.app.state.limits.max_depth)
             file, game = from_json(body, available_games())
-        except (ValueError, MeldhallError) as exc:
+        except (EdgeError, MeldhallError) as exc:
             return JSONResponse({"ok": False, "problem": str(exc), "action_index": None})
         result = check_file(file, game)
         return JSONResponse(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import json
+import logging
 from collections import deque
 from typing import Any
 
@@ -17,14 +17,19 @@ from starlette.websockets import WebSocket, WebSocketDisconnect
 
 from meldhall.core.errors import MeldhallError
 from meldhall.games.registry import UnknownGame
+from meldhall.server.edge import EdgeError, decode_json, frame_text
 from meldhall.server.games import available_games
+from meldhall.server.limits import Limits
 from meldhall.server.protocol import SchemaError, check_client
+from meldhall.server.security import AddressBook
 from meldhall.store.repository import Store
 from meldhall.tables.manager import TableManager
 from meldhall.tables.table import Listener, Rejected, Table
 
-MAX_MESSAGE = 64_000
+log = logging.getLogger(__name__)
 
+POLICY_VIOLATION = 1008
+"""The WebSocket close code of a connection closed for breaking a limit (RFC 6455)."""
 
 OUTBOX_LIMIT = 2_000
 """Messages a connection may have waiting to be sent; a client that falls further behind is
@@ -74,10 +79,21 @@ class Outbox:
 class Connection:
     """The state of one client connection: its session, its table and seat."""
 
-    def __init__(self, socket: WebSocket, manager: TableManager, store: Store) -> None:
+    def __init__(
+        self,
+        socket: WebSocket,
+        manager: TableManager,
+        store: Store,
+        limits: Limits | None = None,
+        addresses: AddressBook | None = None,
+    ) -> None:
         self.socket = socket
         self.manager = manager
         self.store = store
+        self.limits = limits or Limits()
+        self.addresses = addresses or AddressBook(self.limits)
+        client = getattr(socket, "client", None)
+        self.address = client.host if client else ""
         self.token: str | None = None
         self.table: Table | None = None
         self.seat: int | None = None
@@ -87,30 +103,64 @@ class Connection:
         """Whether the client has gone."""
 
     async def run(self) -> None:
-        """Serve the connection until the client leaves."""
+        """Serve the connection until the client leaves (or breaks a limit: then it is closed
+        with code 1008 and a reason)."""
         await self.socket.accept()
+        if not self.addresses.connect(self.address):
+            await self._close(f"at most {self.limits.connections_per_address} connections")
+            return
         writer = asyncio.get_running_loop().create_task(self._write())
         try:
-            while True:
-                text = await self.socket.receive_text()
-                await self._handle(text)
-        except WebSocketDisconnect:
-            pass
+            await self._read()
         finally:
             self.closed = True
+            self.addresses.disconnect(self.address)
             self._leave_table()
             writer.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await writer
 
+    async def _read(self) -> None:
+        """Handle the client's frames until it leaves; one that has not said hello within
+        ``hello_seconds`` is closed."""
+        hello_by = asyncio.get_running_loop().time() + self.limits.hello_seconds
+        while True:
+            if self.token is None:
+                left = hello_by - asyncio.get_running_loop().time()
+                try:
+                    frame = await asyncio.wait_for(self.socket.receive(), max(left, 0.0))
+                except TimeoutError:
+                    await self._close(f"say hello within {self.limits.hello_seconds:g} seconds")
+                    return
+            else:
+                frame = await self.socket.receive()
+            if frame["type"] == "websocket.disconnect":
+                return
+            try:
+                text = frame_text(frame, self.limits.max_frame_chars)
+            except EdgeError as exc:
+                self._reject(exc.code, exc.reason)
+                continue
+            await self._handle(text)
+
+    async def _close(self, reason: str) -> None:
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+            await self.socket.close(code=POLICY_VIOLATION, reason=reason)
+
     async def _write(self) -> None:
-        """Send the queued messages in order until the client is gone."""
+        """Send the queued messages in order until the client is gone; a message that cannot
+        be encoded is logged and dropped (the others go on)."""
         encode = msgspec.json.Encoder().encode
         with contextlib.suppress(WebSocketDisconnect, RuntimeError):
             try:
                 while True:
                     for message in await self.out.take():
-                        await self.socket.send_text(encode(message).decode())
+                        try:
+                            text = encode(message).decode()
+                        except (UnicodeError, TypeError, msgspec.EncodeError) as exc:
+                            log.error("dropped a %s message: %s", message.get("type"), exc)
+                            continue
+                        await self.socket.send_text(text)
             except OutboxOverflow:
                 await self.socket.close(code=1013, reason="too far behind: reconnect")
 
@@ -121,13 +171,10 @@ class Connection:
         self.out.put_nowait(message)
 
     async def _handle(self, text: str) -> None:
-        if len(text) > MAX_MESSAGE:
-            self._reject("bad_message", f"a message may have at most {MAX_MESSAGE} characters")
-            return
         try:
-            message = json.loads(text)
-        except ValueError as exc:
-            self._reject("bad_json", f"not JSON: {exc}")
+            message = decode_json(text, self.limits.max_depth)
+        except EdgeError as exc:
+            self._reject(exc.code, exc.reason)
             return
         try:
             kind = check_client(message)
@@ -148,7 +195,11 @@ class Connection:
     # ------------------------------------------------------------------ handlers
 
     async def _on_hello(self, message: dict[str, Any]) -> None:
-        info = self.store.session(message.get("token"))
+        token = message.get("token")
+        refusal = self.addresses.session_refusal(self.address, self.store.has_session(token))
+        if refusal is not None:
+            raise Rejected("too_many_sessions", refusal)
+        info = self.store.session(token)
         self.token = info.token
         self.out.put_nowait(
             {
@@ -162,12 +213,18 @@ class Connection:
     async def _on_start(self, message: dict[str, Any]) -> None:
         assert self.token is not None
         game_id = message["game"]
-        if game_id not in available_games():
+        game = available_games().get(game_id)
+        if game is None:
             raise Rejected("unknown_game", f"no game {game_id!r}")
+        options = message.get("options", {})
+        try:
+            game.options(options)
+        except (UnknownGame, MeldhallError, ValueError) as exc:
+            raise Rejected("bad_options", str(exc)) from exc
         self._leave_table()
         try:
             table = await self.manager.start_solo(
-                self.token, game_id, message.get("contribution", ""), message.get("options", {})
+                self.token, game_id, message.get("contribution", ""), options
             )
         except (UnknownGame, MeldhallError) as exc:
             raise Rejected("bad_options", str(exc)) from exc
@@ -219,4 +276,6 @@ class Connection:
 async def websocket_endpoint(socket: WebSocket) -> None:
     """Serve one client's WebSocket."""
     app = socket.app
-    await Connection(socket, app.state.manager, app.state.store).run()
+    await Connection(
+        socket, app.state.manager, app.state.store, app.state.limits, app.state.addresses
+    ).run()

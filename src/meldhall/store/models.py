@@ -10,7 +10,7 @@ from __future__ import annotations
 from datetime import UTC, datetime
 from typing import Any
 
-from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, String, Text
+from sqlalchemy import JSON, Boolean, DateTime, ForeignKey, Integer, LargeBinary, String, Text
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column
 
 
@@ -31,6 +31,11 @@ class SessionRow(Base):
     token: Mapped[str] = mapped_column(String(64), primary_key=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     pending_secret: Mapped[str] = mapped_column(String(64))
+    last_seen: Mapped[datetime | None] = mapped_column(
+        DateTime(timezone=True), nullable=True, index=True
+    )
+    """When the session last said hello (None: not since it was created); sessions unused
+    for long are deleted (server/limits.py)."""
 
 
 class MatchRow(Base):
@@ -87,3 +92,30 @@ class RecordRow(Base):
     published: Mapped[bool] = mapped_column(Boolean, default=False)
     display_name: Mapped[str] = mapped_column(Text, default="")
     finished: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class QuarantineRow(Base):
+    """A match whose stored data could not be replayed: it is never loaded again until an
+    operator looks at it (``meldhall quarantine``)."""
+
+    __tablename__ = "quarantine"
+
+    match_id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    action_index: Mapped[int | None] = mapped_column(Integer, nullable=True)
+    """The index of the log entry that failed (None: the match itself could not be read)."""
+    problem: Mapped[str] = mapped_column(Text)
+    at: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class SnapshotRow(Base):
+    """The latest stored state of a match's table, after its first ``index`` actions: a
+    reload replays only the actions after it."""
+
+    __tablename__ = "snapshots"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    index: Mapped[int] = mapped_column(Integer)
+    log_digest: Mapped[str] = mapped_column(String(64))
+    """sha256 of the first ``index`` log entries: a snapshot of another log is ignored."""
+    state: Mapped[bytes] = mapped_column(LargeBinary)
+    """The table's state, signed (store/snapshots.py)."""

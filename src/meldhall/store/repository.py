@@ -14,15 +14,37 @@ import sqlite3
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from datetime import datetime, timedelta
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import create_engine, event, insert, select
+from sqlalchemy import (
+    Text,
+    and_,
+    create_engine,
+    delete,
+    event,
+    func,
+    insert,
+    or_,
+    select,
+    type_coerce,
+)
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
 from meldhall.store.checkpoint import Checkpointer
-from meldhall.store.models import ActionRow, Base, MatchRow, RecordRow, SessionRow, utcnow
+from meldhall.store.models import (
+    ActionRow,
+    Base,
+    MatchRow,
+    QuarantineRow,
+    RecordRow,
+    SessionRow,
+    SnapshotRow,
+    utcnow,
+)
+from meldhall.store.snapshots import load_key
 
 DB_NAME = "meldhall.sqlite3"
 
@@ -55,6 +77,43 @@ class MatchData:
     last_hand: dict[str, Any] | None = None
     outcome: dict[str, Any] | None = None
     log: list[tuple[int, Any]] = field(default_factory=list)
+
+
+class BrokenMatch(Exception):
+    """A stored match that cannot be rebuilt: an unreadable row, or a log entry that does not
+    parse or apply. ``index`` is the failing log entry (None: the match row itself)."""
+
+    def __init__(self, match_id: str, index: int | None, problem: str) -> None:
+        where = "the match row" if index is None else f"log entry {index}"
+        super().__init__(f"match {match_id}, {where}: {problem}")
+        self.match_id = match_id
+        self.index = index
+        self.problem = problem
+
+
+@dataclass(frozen=True)
+class Quarantined:
+    """A match set aside because it could not be rebuilt: where and why, and when."""
+
+    match_id: str
+    action_index: int | None
+    problem: str
+    at: str
+
+    @property
+    def summary(self) -> str:
+        """Return where the match broke and why, in one line."""
+        where = "the match row" if self.action_index is None else f"log entry {self.action_index}"
+        return f"{where}: {self.problem}"
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A stored table state after the first ``index`` actions of a match's log."""
+
+    index: int
+    log_digest: str
+    state: bytes
 
 
 @dataclass(frozen=True)
@@ -107,7 +166,9 @@ def _log_connection(url: str) -> sqlite3.Connection | None:
 class Store:
     """The persistence of sessions, matches, action logs and records."""
 
-    def __init__(self, url: str) -> None:
+    def __init__(self, url: str, snapshot_key: bytes | None = None) -> None:
+        self.snapshot_key = snapshot_key or load_key(None)
+        """The key that signs table snapshots (store/snapshots.py)."""
         self.engine: Engine = create_engine(url)
         if url.startswith("sqlite"):
             event.listen(self.engine, "connect", _sqlite_pragmas)
@@ -143,26 +204,54 @@ class Store:
         """Return the SQLite store of a data directory, creating both on first use."""
         path = Path(data_dir)
         path.mkdir(parents=True, exist_ok=True)
-        return cls(f"sqlite:///{(path / DB_NAME).resolve()}")
+        return cls(f"sqlite:///{(path / DB_NAME).resolve()}", load_key(path))
 
     def _db(self) -> Session:
         return self._sessions()
 
     # ------------------------------------------------------------------ sessions
 
+    def has_session(self, token: str | None) -> bool:
+        """Return whether a session with this token exists."""
+        if not token:
+            return False
+        with self._db() as db:
+            return db.get(SessionRow, token) is not None
+
     def session(self, token: str | None) -> SessionInfo:
-        """Return the session of a token, or a new session when the token is unknown."""
+        """Return the session of a token (marking it used now), or a new session when the
+        token is unknown."""
         with self._db() as db, db.begin():
             row = db.get(SessionRow, token) if token else None
             if row is None:
                 row = SessionRow(token=secrets.token_urlsafe(24), pending_secret=_new_secret())
                 db.add(row)
+            else:
+                row.last_seen = utcnow()
             playing = db.execute(
                 select(MatchRow.game, MatchRow.id)
                 .where(MatchRow.owner == row.token, MatchRow.status == "playing")
                 .order_by(MatchRow.created)
             ).all()
             return SessionInfo(row.token, _commit_of(row.pending_secret), dict(playing))
+
+    def expire_sessions(
+        self, idle: timedelta, unused: timedelta, now: datetime | None = None
+    ) -> int:
+        """Delete the sessions nobody uses and return how many: those unused for ``idle``
+        with no match in play, and those never used again ``unused`` after they were made
+        that own no match at all (a client's records stay, without their session)."""
+        now = now or utcnow()
+        owns = select(MatchRow.id).where(MatchRow.owner == SessionRow.token)
+        plays = owns.where(MatchRow.status == "playing")
+        last = func.coalesce(SessionRow.last_seen, SessionRow.created)
+        stale = or_(
+            and_(last < now - idle, ~plays.exists()),
+            and_(SessionRow.last_seen.is_(None), SessionRow.created < now - unused, ~owns.exists()),
+        )
+        with self._db() as db, db.begin():
+            gone = db.execute(delete(SessionRow).where(stale))
+            return int(getattr(gone, "rowcount", 0) or 0)
 
     def take_secret(self, token: str) -> str:
         """Return the session's committed secret and draw a fresh one for its next match."""
@@ -277,13 +366,19 @@ class Store:
                 row.finished = utcnow()
 
     def load_match(self, match_id: str) -> MatchData | None:
-        """Return a stored match with its whole log, or None."""
+        """Return a stored match with its whole log, or None; raise ``BrokenMatch`` when a
+        row of it cannot be read."""
         with self._db() as db:
-            row = db.get(MatchRow, match_id)
+            try:
+                row = db.get(MatchRow, match_id)
+            except (ValueError, TypeError) as exc:
+                raise BrokenMatch(match_id, None, f"unreadable: {exc}") from exc
             if row is None:
                 return None
-            log = db.scalars(
-                select(ActionRow).where(ActionRow.match_id == match_id).order_by(ActionRow.index)
+            raw = db.execute(
+                select(ActionRow.index, ActionRow.seat, type_coerce(ActionRow.action, Text))
+                .where(ActionRow.match_id == match_id)
+                .order_by(ActionRow.index)
             ).all()
             return MatchData(
                 id=row.id,
@@ -299,8 +394,71 @@ class Store:
                 paused=row.paused,
                 last_hand=row.last_hand,
                 outcome=row.outcome,
-                log=[(a.seat, a.action) for a in log],
+                log=_read_log(match_id, raw),
             )
+
+    # ------------------------------------------------------------------ quarantine
+
+    def quarantine(self, match_id: str, index: int | None, problem: str) -> Quarantined:
+        """Set a match aside (it is never loaded again) and return the entry."""
+        with self._db() as db, db.begin():
+            row = db.get(QuarantineRow, match_id)
+            if row is None:
+                row = QuarantineRow(
+                    match_id=match_id, action_index=index, problem=problem, at=utcnow()
+                )
+                db.add(row)
+            return _quarantined(row)
+
+    def quarantined(self, match_id: str) -> Quarantined | None:
+        """Return the quarantine entry of a match, or None when it is not set aside."""
+        with self._db() as db:
+            row = db.get(QuarantineRow, match_id)
+            return None if row is None else _quarantined(row)
+
+    def quarantine_list(self) -> list[Quarantined]:
+        """Return every match set aside, oldest first."""
+        with self._db() as db:
+            rows = db.scalars(select(QuarantineRow).order_by(QuarantineRow.at)).all()
+            return [_quarantined(r) for r in rows]
+
+    def raw_match(self, match_id: str) -> dict[str, Any]:
+        """Return a match's stored rows as they are (text, readable or not), for an operator
+        to study: its columns (``row``) and its log entries ``[index, seat, action text]``."""
+        table = MatchRow.__table__
+        with self._db() as db:
+            row = db.execute(
+                select(*(type_coerce(c, Text) for c in table.columns)).where(table.c.id == match_id)
+            ).first()
+            log = db.execute(
+                select(ActionRow.index, ActionRow.seat, type_coerce(ActionRow.action, Text))
+                .where(ActionRow.match_id == match_id)
+                .order_by(ActionRow.index)
+            ).all()
+        names = [c.name for c in table.columns]
+        return {
+            "row": None if row is None else dict(zip(names, row, strict=True)),
+            "log": [[i, seat, action] for i, seat, action in log],
+        }
+
+    # ------------------------------------------------------------------ snapshots
+
+    def save_snapshot(self, match_id: str, snapshot: Snapshot) -> None:
+        """Keep ``snapshot`` as the latest of a match (replacing an older one)."""
+        with self._db() as db, db.begin():
+            row = db.get(SnapshotRow, match_id)
+            if row is None:
+                row = SnapshotRow(match_id=match_id)
+                db.add(row)
+            row.index = snapshot.index
+            row.log_digest = snapshot.log_digest
+            row.state = snapshot.state
+
+    def snapshot(self, match_id: str) -> Snapshot | None:
+        """Return the latest stored snapshot of a match, or None."""
+        with self._db() as db:
+            row = db.get(SnapshotRow, match_id)
+            return None if row is None else Snapshot(row.index, row.log_digest, row.state)
 
     # ------------------------------------------------------------------ records
 
@@ -377,6 +535,27 @@ def _record(row: RecordRow) -> RecordData:
         published=row.published,
         display_name=row.display_name,
         finished=row.finished.isoformat(timespec="seconds"),
+    )
+
+
+def _read_log(match_id: str, rows: Sequence[Any]) -> list[tuple[int, Any]]:
+    """Return a log from its rows ``(index, seat, action JSON text)``; raise ``BrokenMatch``
+    at the first entry that is missing or not JSON."""
+    log: list[tuple[int, Any]] = []
+    for expected, (index, seat, text) in enumerate(rows):
+        if index != expected:
+            raise BrokenMatch(match_id, expected, f"log entry {expected} is missing")
+        try:
+            action = json.loads(text) if isinstance(text, str | bytes) else text
+        except ValueError as exc:
+            raise BrokenMatch(match_id, index, f"not JSON: {exc}") from exc
+        log.append((seat, action))
+    return log
+
+
+def _quarantined(row: QuarantineRow) -> Quarantined:
+    return Quarantined(
+        row.match_id, row.action_index, row.problem, row.at.isoformat(timespec="seconds")
     )
 
 

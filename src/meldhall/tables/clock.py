@@ -33,17 +33,21 @@ keeps the place of a person whose connection closed."""
 LIMITS = (0.01, 3600.0)
 
 
-def table_settings(raw: Mapping[str, Any] | None) -> dict[str, float]:
+def table_settings(
+    raw: Mapping[str, Any] | None, floors: Mapping[str, float] | None = None
+) -> dict[str, float]:
     """Return complete table options from a client's partial ones; raise ``ValueError`` naming
-    an unknown option or a value out of range."""
+    an unknown option or a value out of range (``floors``: a higher least value for some
+    options, so that idle seats cannot make the server play itself in a loop)."""
     out = dict(DEFAULTS)
     for key, value in (raw or {}).items():
         if key not in DEFAULTS:
             raise ValueError(f"unknown table option {key!r}; known: {', '.join(DEFAULTS)}")
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ValueError(f"table option {key!r} must be a number of seconds")
-        if not LIMITS[0] <= value <= LIMITS[1]:
-            raise ValueError(f"table option {key!r} must be between {LIMITS[0]} and {LIMITS[1]}")
+        least = max(LIMITS[0], (floors or {}).get(key, LIMITS[0]))
+        if not least <= value <= LIMITS[1]:
+            raise ValueError(f"table option {key!r} must be between {least:g} and {LIMITS[1]:g}")
         out[key] = float(value)
     return out
 

@@ -9,9 +9,9 @@ from typing import Any
 
 from meldhall.bots.base import strongest_bot_name
 from meldhall.games.registry import find_game
-from meldhall.store.repository import MatchData, Store
+from meldhall.store.repository import BrokenMatch, MatchData, Quarantined, Store
 from meldhall.tables.commits import GroupCommit
-from meldhall.tables.table import Table
+from meldhall.tables.table import Rejected, Table
 
 log = logging.getLogger(__name__)
 
@@ -20,36 +20,71 @@ KEEP_FINISHED_SECONDS = 600.0
 """How long a finished match stays loaded (its people read the result, reconnect); later a
 request for it replays it from the store again."""
 
+UNLOAD_IDLE_SECONDS = 120.0
+"""How long a solo table stays loaded after its last listener left."""
+
 
 class TableManager:
     """Owns every loaded table; a table is loaded (replayed) the first time it is needed and
     unloaded ``keep_finished`` seconds after its match ends."""
 
     def __init__(
-        self, store: Store, *, bot_delay: float = 0.8, keep_finished: float = KEEP_FINISHED_SECONDS
+        self,
+        store: Store,
+        *,
+        bot_delay: float = 0.8,
+        keep_finished: float = KEEP_FINISHED_SECONDS,
+        unload_idle: float = UNLOAD_IDLE_SECONDS,
+        snapshot_every: int = 0,
     ) -> None:
+        """``unload_idle``: seconds a solo table stays loaded with nobody listening;
+        ``snapshot_every``: actions between two stored snapshots of a table (0: none)."""
         self.store = store
         self.keep_finished = keep_finished
+        self.unload_idle = unload_idle
+        self.snapshot_every = snapshot_every
         self.unloaded: list[Callable[[str], None]] = []
         """Called with the match id of every finished table unloaded."""
         self.commits = GroupCommit(store)
         """One group commit for every table of the server."""
         self.bot_delay = bot_delay
         self.tables: dict[str, Table] = {}
+        self._unloading: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
 
     async def get(self, match_id: str) -> Table | None:
-        """Return the loaded table of a match, replaying it from the store if needed."""
+        """Return the loaded table of a match, replaying it from the store if needed, or None
+        when there is no such match; raise ``Rejected`` (``match_broken``) for a match that
+        cannot be rebuilt (it is quarantined: logged, set aside, never replayed again)."""
         async with self._lock:
             table = self.tables.get(match_id)
             if table is not None:
                 return table
-            data = self.store.load_match(match_id)
-            if data is None:
-                return None
-            table = self._make_table(data)
+            broken = self.store.quarantined(match_id)
+            table = None
+            if broken is None:
+                try:
+                    data = self.store.load_match(match_id)
+                    if data is None:
+                        return None
+                    table = self._make_table(data)
+                except BrokenMatch as exc:
+                    broken = self.quarantine(match_id, exc)
+                except (ValueError, TypeError, KeyError, IndexError, AttributeError) as exc:
+                    broken = self.quarantine(match_id, BrokenMatch(match_id, None, repr(exc)))
+            if broken is not None or table is None:
+                assert broken is not None
+                raise Rejected(
+                    "match_broken",
+                    f"match {match_id} cannot be rebuilt and is set aside: {broken.summary}",
+                )
             self._loaded(table)
             return table
+
+    def quarantine(self, match_id: str, problem: BrokenMatch) -> Quarantined:
+        """Set a match that cannot be rebuilt aside and log it; return its entry."""
+        log.error("quarantined match %s: %s", match_id, problem)
+        return self.store.quarantine(match_id, problem.index, problem.problem)
 
     async def start_solo(
         self, session: str, game_id: str, contribution: str, raw_options: dict[str, Any]
@@ -89,6 +124,8 @@ class TableManager:
             bot_delay=self.bot_delay,
             commits=self.commits,
             on_finish=self.finished,
+            on_idle=self.idle,
+            snapshot_every=self.snapshot_every,
         )
 
     def _loaded(self, table: Table) -> None:
@@ -97,6 +134,19 @@ class TableManager:
         table.start()
         if table.over:
             self.finished(table)
+
+    def idle(self, table: Table) -> None:
+        """Unload a table ``unload_idle`` seconds after its last listener left, unless one
+        came back meanwhile (the next request replays it from the store)."""
+
+        def check() -> None:
+            if not table.listeners and self.tables.get(table.id) is table:
+                task = loop.create_task(self._unload(table))
+                self._unloading.add(task)
+                task.add_done_callback(self._unloading.discard)
+
+        loop = asyncio.get_running_loop()
+        loop.call_later(self.unload_idle, check)
 
     def finished(self, table: Table) -> None:
         """Unload a table ``keep_finished`` seconds after its match ended."""
@@ -107,6 +157,7 @@ class TableManager:
         if self.tables.get(table.id) is not table:
             return
         del self.tables[table.id]
+        table.on_idle = None
         await table.stop()
         for hook in self.unloaded:
             hook(table.id)

@@ -13,16 +13,16 @@ import asyncio
 import contextlib
 import random
 from collections.abc import Callable
+from typing import Any
 
 from meldhall.bots.base import make_bot, strongest_bot_name
-from meldhall.core.engine import JSON
-from meldhall.core.replay import log_from_json
+from meldhall.core.engine import JSON, Event
 from meldhall.core.rng import derive
 from meldhall.store.lobby import LobbyData, LobbyStore
 from meldhall.store.repository import MatchData, Store
 from meldhall.tables.clock import default_action, table_settings
 from meldhall.tables.commits import GroupCommit
-from meldhall.tables.manager import KEEP_FINISHED_SECONDS, TableManager
+from meldhall.tables.manager import TableManager
 from meldhall.tables.table import Listener, Rejected, Sink, Table
 
 
@@ -39,14 +39,23 @@ class OnlineTable(Table):
         bot_delay: float = 0.8,
         on_finish: Callable[[Table], None] | None = None,
         commits: GroupCommit | None = None,
+        snapshot_every: int = 0,
     ) -> None:
-        super().__init__(store, data, bot_delay=bot_delay, on_finish=on_finish, commits=commits)
+        self.rounds: list[dict[str, JSON]] = []
+        """Every finished round's public result (filled while the log is replayed)."""
+        super().__init__(
+            store,
+            data,
+            bot_delay=bot_delay,
+            on_finish=on_finish,
+            commits=commits,
+            snapshot_every=snapshot_every,
+        )
         self.lobby = lobby
         self.lobby_store = lobby_store
         self.settings = table_settings(lobby.settings)
         self.connected: dict[int, int] = {seat: 0 for seat in self.person_seats}
         self.standins: set[int] = set()
-        self.rounds: list[dict[str, JSON]] = self._replayed_rounds()
         self._scored = self.version
         self.deadline: float | None = None
         """When the running clock runs out (event loop time), or None."""
@@ -56,14 +65,16 @@ class OnlineTable(Table):
         self._clock_round = 0
         self._away: dict[int, asyncio.Task[None]] = {}
 
-    def _replayed_rounds(self) -> list[dict[str, JSON]]:
-        state = self.game.new_state(self.options, self.data.seats, self.seed)
-        rounds: list[dict[str, JSON]] = []
-        for seat, action in log_from_json(self.game, [[s, a] for s, a in self.data.log]):
-            for event in state.apply(seat, action):
-                if event.kind == "hand_over":
-                    rounds.append(event.for_viewer(None))
-        return rounds
+    def _replayed(self, events: tuple[Event, ...]) -> None:
+        self.rounds.extend(e.for_viewer(None) for e in events if e.kind == "hand_over")
+
+    def _snapshot_extra(self) -> Any:
+        unscored = self.history.after(self._scored)
+        later = [e.for_viewer(None) for _v, ev in unscored for e in ev if e.kind == "hand_over"]
+        return [*self.rounds, *later]
+
+    def _restore_extra(self, extra: Any) -> None:
+        self.rounds = list(extra or [])
 
     # ------------------------------------------------------------------ what clients see
 
@@ -387,9 +398,12 @@ class OnlineManager(TableManager):
     ``OnlineTable``; ``restore`` reloads every online match in play after a restart."""
 
     def __init__(
-        self, store: Store, *, bot_delay: float = 0.8, keep_finished: float = KEEP_FINISHED_SECONDS
+        self, store: Store, *, clock_floors: dict[str, float] | None = None, **options: Any
     ) -> None:
-        super().__init__(store, bot_delay=bot_delay, keep_finished=keep_finished)
+        """Take the ``options`` of ``TableManager`` and ``clock_floors``: the least value of
+        each table clock option a new lobby table may ask for (tables/clock.py)."""
+        super().__init__(store, **options)
+        self.clock_floors = dict(clock_floors or {})
         self.lobby_store = LobbyStore(store)
         self.online: dict[str, LobbyData] = {}
         """Lobby tables in play, by match id."""
@@ -412,4 +426,5 @@ class OnlineManager(TableManager):
             bot_delay=self.bot_delay,
             commits=self.commits,
             on_finish=self.finished,
+            snapshot_every=self.snapshot_every,
         )

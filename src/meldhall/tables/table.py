@@ -18,12 +18,13 @@ from typing import Any, Protocol
 
 from meldhall.bots.base import make_bot
 from meldhall.core.engine import JSON, Action, Bot, Event, Game, State
-from meldhall.core.errors import IllegalAction, MeldhallError
+from meldhall.core.errors import IllegalAction, MeldhallError, ParseError
 from meldhall.core.fairness import match_seed
 from meldhall.core.replay import log_from_json, replay
 from meldhall.core.rng import derive
 from meldhall.games.registry import find_game
-from meldhall.store.repository import MatchData, Store
+from meldhall.store.repository import BrokenMatch, MatchData, Snapshot, Store
+from meldhall.store.snapshots import LogDigest, code_fingerprint, seal, unseal
 from meldhall.tables.commits import GroupCommit
 
 log = logging.getLogger(__name__)
@@ -97,21 +98,29 @@ class Table:
         *,
         bot_delay: float = 0.8,
         on_finish: Callable[[Table], None] | None = None,
+        on_idle: Callable[[Table], None] | None = None,
         commits: GroupCommit | None = None,
+        snapshot_every: int = 0,
     ) -> None:
+        """Rebuild the table of ``data``: from its latest snapshot when one fits its log,
+        then its log's actions; raise ``BrokenMatch`` naming the entry that does not parse
+        or apply. ``on_idle`` is called when the last listener leaves; a snapshot is stored
+        every ``snapshot_every`` actions (0: never)."""
         self.store = store
         self.commits = commits or GroupCommit(store)
         self.data = data
         self.game: Game = find_game(data.game)
         self.options = self.game.options(data.options)
         self.seed = match_seed(bytes.fromhex(data.secret), data.contributions)
-        log = log_from_json(self.game, [[s, a] for s, a in data.log])
-        self.state: State = replay(self.game, self.options, data.seats, self.seed, log)
-        self.version = len(log)
+        self.snapshot_every = snapshot_every
+        self.digest = LogDigest()
+        self.state: State = self._replayed_log(data)
+        self.version = len(data.log)
         self.paused = data.paused
         self.last_hand = data.last_hand
         self.bot_delay = bot_delay
         self.on_finish = on_finish
+        self.on_idle = on_idle
         self.lock = asyncio.Lock()
         self.listeners: list[Listener] = []
         self.history = _History()
@@ -123,6 +132,79 @@ class Table:
         self.person_seats = [s for s, p in enumerate(data.players) if p.get("kind") == "person"]
         self._wake = asyncio.Event()
         self._runner: asyncio.Task[None] | None = None
+
+    # ------------------------------------------------------------------ rebuilding
+
+    def _replayed_log(self, data: MatchData) -> State:
+        """Return the state after the stored log (see ``__init__``)."""
+        state: State | None = None
+        start = 0
+        snapshot = self.store.snapshot(data.id) if self.snapshot_every else None
+        if snapshot is not None and snapshot.index <= len(data.log):
+            for seat, raw in data.log[: snapshot.index]:
+                self.digest.add(seat, raw)
+            state = self._from_snapshot(snapshot.state, snapshot.log_digest)
+            if state is None:
+                self.digest = LogDigest()
+            else:
+                start = snapshot.index
+        if state is None:
+            state = self.game.new_state(self.options, data.seats, self.seed)
+        for index in range(start, len(data.log)):
+            seat, raw = data.log[index]
+            if self.snapshot_every:
+                self.digest.add(seat, raw)
+            self._replay_entry(state, data.id, index, seat, raw)
+        return state
+
+    def _replay_entry(self, state: State, match_id: str, index: int, seat: Any, raw: Any) -> None:
+        """Apply one stored log entry; raise ``BrokenMatch`` when it does not parse or apply."""
+        try:
+            if not isinstance(seat, int):
+                raise ParseError(f"seat {seat!r} is no number")
+            events = state.apply(seat, self.game.action_from_json(raw))
+        except (MeldhallError, TypeError, KeyError, IndexError) as exc:
+            raise BrokenMatch(match_id, index, f"seat {seat} action {raw!r}: {exc}") from exc
+        self._replayed(events)
+
+    def _from_snapshot(self, blob: bytes, digest: str) -> State | None:
+        """Return the state of a snapshot when it is ours and follows from the log read so
+        far (else None: the log is replayed)."""
+        if digest != self.digest.hexdigest():
+            log.warning("match %s: a snapshot of another log is ignored", self.data.id)
+            return None
+        value = unseal(blob, self.store.snapshot_key)
+        if not isinstance(value, dict) or value.get("code") != self._code():
+            log.warning("match %s: a snapshot of other code or another server is ignored", self.id)
+            return None
+        self._restore_extra(value.get("extra"))
+        state: State = value["state"]
+        return state
+
+    def _code(self) -> str:
+        """Return the fingerprint of the code this table's states come from."""
+        return code_fingerprint(type(self.game).__module__)
+
+    def _replayed(self, events: tuple[Event, ...]) -> None:
+        """Take note of the events of one replayed log entry (subclasses keep what they
+        need)."""
+
+    def _snapshot_extra(self) -> Any:
+        """Return what a subclass keeps beside the state in a snapshot."""
+        return None
+
+    def _restore_extra(self, extra: Any) -> None:
+        """Take back what ``_snapshot_extra`` kept."""
+
+    def _keep_snapshot(self) -> None:
+        """Store a snapshot of the state now (the store commits the actions before it); a
+        snapshot that cannot be stored is only logged (the log is what counts)."""
+        value = {"state": self.state, "extra": self._snapshot_extra(), "code": self._code()}
+        blob = seal(value, self.store.snapshot_key)
+        try:
+            self.store.save_snapshot(self.id, Snapshot(self.version, self.digest.hexdigest(), blob))
+        except Exception:
+            log.exception("match %s: the snapshot at %d could not be stored", self.id, self.version)
 
     # ------------------------------------------------------------------ facts
 
@@ -227,9 +309,11 @@ class Table:
         return listener
 
     def detach(self, listener: Listener) -> None:
-        """Stop sending to a listener."""
+        """Stop sending to a listener (the last one gone, ``on_idle`` hears of it)."""
         with contextlib.suppress(ValueError):
             self.listeners.remove(listener)
+        if not self.listeners and self.on_idle is not None:
+            self.on_idle(self)
 
     def resync(self, listener: Listener) -> None:
         """Queue the current state for one listener again."""
@@ -305,6 +389,10 @@ class Table:
             raise Rejected("server_error", "the action could not be stored") from exc
         self.version += 1
         self.history.add(self.version, events)
+        if self.snapshot_every:
+            self.digest.add(seat, action.to_json())
+            if self.version % self.snapshot_every == 0:
+                self._keep_snapshot()
         for event in events:
             if event.kind == "hand_over" and self.person_seats:
                 self.last_hand = event.for_viewer(None)
@@ -325,6 +413,10 @@ class Table:
         self.state = replay(self.game, self.options, data.seats, self.seed, log)
         self.version = len(log)
         self.paused, self.last_hand = data.paused, data.last_hand
+        self.digest = LogDigest()
+        if self.snapshot_every:
+            for seat, raw in data.log:
+                self.digest.add(seat, raw)
         self.history.forget_after(self.version)
 
     def lost(self) -> None:

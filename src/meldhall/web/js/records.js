@@ -1,10 +1,13 @@
 // The records page: the player's best result per game and every finished solo match, the
 // online matches of this browser's guest, then the public records table. Names are always set as text, never as HTML.
-import { boot, getJSON, gameKey, token } from './page.js';
+import { boot, gameKey, token } from './page.js';
 import { el, fmt } from './i18n.js';
 
 await boot('records');
-const data = await getJSON(`/api/records?token=${encodeURIComponent(token() || '')}`);
+// The session token travels in a header, never in the URL (URLs reach access logs).
+const reply = await fetch('/api/records', { headers: { 'x-meldhall-token': token() || '' } });
+if (!reply.ok) throw new Error(`/api/records: ${reply.status}`);
+const data = await reply.json();
 const page = document.getElementById('page');
 
 function table(rows, withName) {

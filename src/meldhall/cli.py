@@ -58,6 +58,12 @@ def _cmd_verify(args: argparse.Namespace) -> int:
     return verify_main(args)
 
 
+def _cmd_review(args: argparse.Namespace) -> int:
+    from meldhall.replay_cli import review_main
+
+    return review_main(args)
+
+
 def _cmd_bench(args: argparse.Namespace) -> int:
     from meldhall.games.registry import GAME_MODULES
 
@@ -125,6 +131,13 @@ def build_parser() -> argparse.ArgumentParser:
     rep.add_argument("file")
     rep.add_argument("--hand", type=int, default=None, help="only this hand (1 = the first)")
     rep.set_defaults(func=_cmd_replay)
+
+    rev = sub.add_parser("review", help="the strong bot's review of one seat's decisions")
+    rev.add_argument("file")
+    rev.add_argument("--seat", type=int, required=True)
+    rev.add_argument("--json", default="", metavar="OUT", help="write the review as JSON")
+    rev.add_argument("--quiet", action="store_true", help="no progress bar")
+    rev.set_defaults(func=_cmd_review)
 
     ver = sub.add_parser("verify", help="check a match file: deal, every action, the result")
     ver.add_argument("file")

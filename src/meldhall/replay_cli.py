@@ -97,3 +97,39 @@ def verify_main(args: argparse.Namespace) -> int:
         return 0
     print(f"not verified: {result.problem}")
     return 1
+
+
+def review_main(args: argparse.Namespace) -> int:
+    """Run ``meldhall review``: the seat's decisions the strong bot disputes, the biggest
+    losses, and the closing summary line; with ``--json`` the whole review as JSON."""
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
+
+    from meldhall.review import review_match
+
+    file, game = read_match_file(args.file)
+    if not 0 <= args.seat < file.seats:
+        raise ParseError(f"--seat {args.seat}: the match has seats 0-{file.seats - 1}")
+    with Progress(
+        "[progress.description]{task.description}",
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=Console(stderr=True),
+        disable=args.quiet,
+    ) as progress:
+        task = progress.add_task(f"review seat {args.seat}", total=len(file.log))
+        review = review_match(
+            file,
+            game,
+            args.seat,
+            on_progress=lambda done, total: progress.update(task, completed=done),
+        )
+    for d in review.decisions:
+        if not d.agrees:
+            loss = "not estimated" if d.loss is None else f"{d.loss:+.2f} for {d.best}"
+            print(f"h{d.hand} {d.step:>5}  played {d.played}, {review.bot} plays {d.best}: {loss}")
+    if args.json:
+        Path(args.json).write_text(json.dumps(review.to_json(), indent=1), encoding="utf-8")
+    print(review.summary_line())
+    return 0

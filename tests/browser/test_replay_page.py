@@ -1,5 +1,6 @@
 """The replay page: a solo match finished through the page, then replayed step by step to its
-end; at every step the pieces on the board are the engine's observation of that step."""
+end (at every step the pieces on the board are the engine's observation of that step), then
+reviewed by the strong computer."""
 
 from __future__ import annotations
 
@@ -48,3 +49,10 @@ def test_a_finished_match_replays_step_by_step(page: Any, server: Server) -> Non
     page.wait_for_selector("#hand-over .hand-over")
     shot(page, "replay-end")
     assert page.evaluate("document.body.dataset.replayStep") == str(len(seen))
+    page.click("#next-hand")  # the end-of-hand dialog steps on; at the end it stays put
+    page.keyboard.press("Escape")
+    page.locator("#review-start").click()
+    summary = page.locator("#review-summary")
+    summary.wait_for(timeout=120_000)
+    assert "%" in summary.inner_text()
+    shot(page, "replay-review")

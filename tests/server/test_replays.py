@@ -5,6 +5,7 @@ names its first differing action)."""
 from __future__ import annotations
 
 import json
+import time
 from dataclasses import replace
 
 from starlette.testclient import TestClient
@@ -87,3 +88,38 @@ def test_the_match_file_verifies_and_a_changed_one_names_its_action(client: Test
     assert broken["ok"] is False and broken["problem"]
     assert client.get("/verify").status_code == 200
     assert client.get(f"/replay/{match_id}").status_code == 200
+
+
+def _finish_okey_cards(client: TestClient) -> str:
+    with client.websocket_connect("/ws") as ws:
+        peer = Peer(ws)
+        peer.hello()
+        peer.send({"type": "start", "game": "okey-cards", "contribution": "review"})
+        match_id: str = peer.until("match")["match"]
+        while True:
+            message = peer.recv()
+            if message["type"] == "match_over":
+                return match_id
+            if message["type"] == "state" and message["legal"]:
+                action = message["legal"][-1]["json"]
+                peer.send({"type": "act", "state_id": message["state_id"], "action": action})
+            elif message["type"] == "state" and message["paused"]:
+                peer.send({"type": "continue"})
+
+
+def test_a_review_runs_in_the_background_and_is_stored(client: TestClient) -> None:
+    match_id = _finish_okey_cards(client)
+    url = f"/api/review/{match_id}"
+    assert client.get(url, params={"seat": 0}).json()["state"] == "none"
+    assert client.post(url, json={"seat": 5}).status_code == 400
+    started = client.post(url, json={"seat": 0}).json()
+    assert started["state"] in ("running", "done")
+    deadline = time.monotonic() + 120
+    status = started
+    while status["state"] == "running" and time.monotonic() < deadline:
+        time.sleep(0.2)
+        status = client.get(url, params={"seat": 0}).json()
+    assert status["state"] == "done", status
+    assert status["review"]["seat"] == 0 and status["review"]["decisions"]
+    again = client.post(url, json={"seat": 0}).json()
+    assert again["state"] == "done" and again["review"] == status["review"]

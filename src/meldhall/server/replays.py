@@ -9,6 +9,7 @@ The server holds no rules here: it replays the stored log through the engine.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from dataclasses import replace
 from pathlib import Path
@@ -25,7 +26,9 @@ from meldhall.core.matchfile import MatchFile, check_file, from_json, record, st
 from meldhall.core.replay import log_from_json
 from meldhall.server.edge import EdgeError, decode_json
 from meldhall.server.games import available_games
+from meldhall.server.reviews import ReviewJobs
 from meldhall.store.repository import MatchData, Store
+from meldhall.store.reviews import ReviewStore
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
@@ -147,6 +150,21 @@ def _int_param(request: Request, name: str, default: int, low: int, high: int) -
     return value
 
 
+def _reviews(request: Request) -> tuple[ReviewJobs, ReviewStore]:
+    """Return the app's review jobs and stored reviews (made on first use); a finished review
+    is stored from the event loop, never from the job's thread."""
+    state = request.app.state
+    if getattr(state, "review_jobs", None) is None:
+        stored = ReviewStore(state.store)
+        loop = asyncio.get_running_loop()
+
+        def keep(key: tuple[str, int], review: dict[str, JSON]) -> None:
+            loop.call_soon_threadsafe(stored.save, key[0], key[1], review)
+
+        state.review_store, state.review_jobs = stored, ReviewJobs(keep)
+    return state.review_jobs, state.review_store
+
+
 def replay_routes(delay: int = 0) -> list[BaseRoute]:
     """Return the routes of replays; a match in play is shown ``delay`` actions behind."""
 
@@ -239,7 +257,43 @@ def replay_routes(delay: int = 0) -> list[BaseRoute]:
             WEB / "verify.html", media_type="text/html", headers={"Cache-Control": "no-cache"}
         )
 
+    async def api_review(request: Request) -> JSONResponse:
+        """Return a seat's review of a finished match: stored, under way (with progress), or
+        none yet; a POST starts it (``{"seat": N}``)."""
+        data, game = _stored(request)
+        if data.status == "playing":
+            raise HTTPException(409, "a match is reviewed once it is over")
+        if request.method == "POST":
+            try:
+                body = decode_json(await request.body(), request.app.state.limits.max_depth)
+            except EdgeError as exc:
+                raise HTTPException(400, exc.reason) from exc
+            seat = body.get("seat") if isinstance(body, dict) else None
+        else:
+            seat = _int_param(request, "seat", 0, 0, data.seats - 1)
+        if not isinstance(seat, int) or isinstance(seat, bool) or not 0 <= seat < data.seats:
+            raise HTTPException(400, f"seat must be a whole number from 0 to {data.seats - 1}")
+        jobs, stored = _reviews(request)
+        review = stored.load(data.id, seat)
+        if review is not None:
+            return JSONResponse({"state": "done", "review": review, "done": 1, "total": 1})
+        job = jobs.status((data.id, seat))
+        if job is None and request.method == "POST":
+            base = _log_of(data, game, len(data.log))
+            file = record(
+                game,
+                base.options,
+                base.seats,
+                base.log,
+                players=base.players,
+                secret=base.secret,
+                contributions=base.contributions,
+            )
+            job = jobs.start((data.id, seat), file.to_json())
+        return JSONResponse(job.to_json() if job else {"state": "none", "done": 0, "total": 0})
+
     return [
+        Route("/api/review/{match}", api_review, methods=["GET", "POST"]),
         Route("/verify", verify_file_page),
         Route("/replay/{match}", replay_page),
         Route("/api/verify-file", api_verify_file, methods=["POST"]),

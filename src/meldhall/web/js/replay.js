@@ -49,6 +49,7 @@ function controls() {
 function tools() {
   const out = [];
   if (over) {
+    out.push(button('review.open', startReview, { attrs: { id: 'review-start' } }));
     out.push(el('a', { key: 'replay.download', cls: 'button', attrs: { href: `/api/matches/${encodeURIComponent(matchId)}/file`, id: 'replay-download' } }));
     out.push(el('a', { key: 'fair.verify', cls: 'button', attrs: { href: `/verify/${encodeURIComponent(matchId)}` } }));
   }
@@ -118,6 +119,52 @@ function pause() {
   clearTimeout(timer);
   timer = null;
   playButton.textContent = t('replay.play');
+}
+
+/** Ask the server to review the watched seat's decisions; show the progress, then the
+ * summary and each disputed decision as a link to its step. */
+async function startReview() {
+  const seat = viewer ?? 0;
+  const box = reviewBox();
+  box.replaceChildren(el('p', { key: 'review.running', vars: { n: 0 } }));
+  const post = await fetch(`/api/review/${encodeURIComponent(matchId)}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ seat }) });
+  let status = await post.json();
+  while (status.state === 'running') {
+    box.replaceChildren(el('p', { key: 'review.running', vars: { n: status.total ? Math.round((100 * status.done) / status.total) : 0 } }));
+    await new Promise((r) => setTimeout(r, 700));
+    status = await getJSON(`/api/review/${encodeURIComponent(matchId)}?seat=${seat}`);
+  }
+  if (status.state !== 'done') {
+    box.replaceChildren(el('p', { cls: 'bad', key: 'review.failed', vars: { problem: status.problem || '' } }));
+    return;
+  }
+  showReview(box, status.review);
+}
+
+function reviewBox() {
+  let box = document.getElementById('review');
+  if (!box) {
+    box = el('section', { cls: 'review-panel', attrs: { id: 'review', 'aria-label': t('review.title') } });
+    document.getElementById('felt').append(box);
+  }
+  return box;
+}
+
+function showReview(box, review) {
+  const disputed = review.decisions.filter((d) => !d.agrees);
+  const list = el('ol', { cls: 'review-list' });
+  for (const d of disputed) {
+    const loss = d.loss === null ? t('review.not_estimated') : fmt(Math.round(d.loss * 100) / 100);
+    const item = el('li', {}, el('button', { cls: 'link', key: 'review.decision', vars: { hand: d.hand, played: d.played, best: d.best, loss }, attrs: { type: 'button', 'data-step': String(d.step) } }));
+    item.firstChild.addEventListener('click', () => show(d.step, false));
+    if (review.biggest.includes(d.step)) item.classList.add('big');
+    list.append(item);
+  }
+  box.replaceChildren(
+    el('h2', { key: 'review.title' }),
+    el('p', { attrs: { id: 'review-summary' }, key: 'review.summary', vars: { agree: fmt(Math.round(review.agreement)), n: fmt(review.decisions.length), bot: review.bot } }),
+    disputed.length ? list : el('p', { key: 'review.all_agree' }),
+  );
 }
 
 /** The table's messages: "continue" (the end-of-hand dialog's Next) steps on; nothing else

@@ -24,8 +24,16 @@ from meldhall.core.fairness import match_seed, verify
 from meldhall.core.replay import log_from_json, replay
 from meldhall.server.edge import EdgeError, decode_json
 from meldhall.server.games import available_games, games_json
+from meldhall.server.hints import hint_routes
 from meldhall.server.limits import Limits
-from meldhall.server.lobby import COOKIE, Lobby, clean_name, guest_cookie, websocket_endpoint
+from meldhall.server.lobby import (
+    COOKIE,
+    TOKEN_HEADER,
+    Lobby,
+    clean_name,
+    guest_cookie,
+    websocket_endpoint,
+)
 from meldhall.server.memory import settle_memory
 from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.server.replays import replay_routes
@@ -36,7 +44,6 @@ from meldhall.tables.manager import KEEP_FINISHED_SECONDS
 from meldhall.tables.online import OnlineManager
 
 WEB = Path(__file__).resolve().parent.parent / "web"
-TOKEN_HEADER = "x-meldhall-token"
 """The header that names a solo session to ``/api/records``."""
 
 
@@ -290,6 +297,7 @@ def create_app(
         Route("/api/lobby", api_lobby),
         Route("/online", online_page),
         *replay_routes(),
+        *hint_routes(),
         WebSocketRoute("/ws", websocket_endpoint),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]

@@ -29,6 +29,8 @@ from meldhall.tables.online import OnlineManager, OnlineTable
 from meldhall.tables.table import Rejected
 
 COOKIE = "meldhall_session"
+TOKEN_HEADER = "x-meldhall-token"
+"""The request header that names a solo session (never a URL: URLs reach logs)."""
 NAME_MAX = 32
 RATE = 100.0
 """Messages a connection may send per second on average (environment MELDHALL_RATE)."""

@@ -9,6 +9,7 @@ import { applyDisplay } from './settings.js';
 import { button, dialog, closeDialog, toast, scoreTable } from './ui/parts.js';
 import { pieceEl } from './ui/tiles.js';
 import { reasonOf, setStatus } from './ui/okeyparts.js';
+import { hintButton } from './hint.js';
 
 const PLACES = { 1: ['bottom'], 2: ['bottom', 'top'], 3: ['bottom', 'right', 'left'], 4: ['bottom', 'right', 'top', 'left'] };
 
@@ -146,7 +147,7 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
 
     /** Fill the toolbar: title, status, `before` parts, the move log, scores, rules, `tools`.
      * `scores()` returns the score dialog's body (default: the game's own score table). */
-    toolbar({ before = [], tools = [], scores } = {}) {
+    toolbar({ before = [], tools = [], scores, hints = true } = {}) {
       const bar = document.getElementById('toolbar');
       const open = button('ui.scores', () => {
         if (!ctx.state) return;
@@ -155,7 +156,7 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
       const rules = el('a', { key: 'ui.rules', cls: 'button', attrs: { href: `/rules/${gameId}`, target: '_blank' } });
       bar.append(el('h1', { key: gameKey(gameId) }), ctx.status, ...before,
         el('div', { cls: 'move-log', attrs: { id: 'move-log', 'aria-live': 'polite' } }),
-        el('div', { cls: 'tools' }, open, rules, ...tools));
+        el('div', { cls: 'tools' }, open, rules, ...(hints ? [hintButton(ctx)].filter(Boolean) : []), ...tools));
     },
   };
 

@@ -23,7 +23,7 @@ let speed = 'normal';
 const table = await openTable({ gameId: facts.game, settings, send: onSend, nameOf });
 const stepText = el('span', { cls: 'replay-step', attrs: { id: 'replay-step', 'aria-live': 'off' } });
 const playButton = button('replay.play', () => (timer ? pause() : play()), { attrs: { id: 'replay-play' } });
-table.toolbar({ before: [controls()], tools: tools() });
+table.toolbar({ before: [controls()], tools: tools(), hints: false });
 watchFrom(viewer);
 await show(0, false);
 

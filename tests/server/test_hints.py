@@ -3,9 +3,11 @@ else's seat, no hint off turn, a clear refusal for every bad request."""
 
 from __future__ import annotations
 
+import pytest
 from starlette.testclient import TestClient
 
 from meldhall.server.lobby import TOKEN_HEADER
+from meldhall.tables.clock import table_settings
 from tests.server.conftest import Peer
 
 JSON_TYPE = {"content-type": "application/json"}
@@ -31,3 +33,10 @@ def test_a_hint_is_a_listed_move_of_the_askers_seat(client: TestClient) -> None:
         )
         assert client.post("/api/hint", json={"match": "nope"}, headers=headers).status_code == 404
         assert client.post("/api/hint", json={"game": 1}, headers=headers).status_code == 400
+
+
+def test_the_hints_table_option_is_on_or_off() -> None:
+    assert table_settings(None)["hints"] is True
+    assert table_settings({"hints": False})["hints"] is False
+    with pytest.raises(ValueError, match="'hints' must be true or false"):
+        table_settings({"hints": 1})

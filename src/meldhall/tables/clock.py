@@ -30,6 +30,10 @@ seats may answer at once), how long a disconnected person's seat waits before a 
 it, the countdown before a match starts, the pause between hands, how long a waiting table
 keeps the place of a person whose connection closed."""
 
+SWITCHES: dict[str, bool] = {"hints": True}
+"""Table options that are on or off, and their defaults: whether a person may ask the
+strong computer for a hint."""
+
 LIMITS = (0.01, 3600.0)
 
 
@@ -39,10 +43,16 @@ def table_settings(
     """Return complete table options from a client's partial ones; raise ``ValueError`` naming
     an unknown option or a value out of range (``floors``: a higher least value for some
     options, so that idle seats cannot make the server play itself in a loop)."""
-    out = dict(DEFAULTS)
+    out: dict[str, float] = {**DEFAULTS, **SWITCHES}
     for key, value in (raw or {}).items():
+        if key in SWITCHES:
+            if not isinstance(value, bool):
+                raise ValueError(f"table option {key!r} must be true or false")
+            out[key] = value
+            continue
         if key not in DEFAULTS:
-            raise ValueError(f"unknown table option {key!r}; known: {', '.join(DEFAULTS)}")
+            known = ", ".join([*DEFAULTS, *SWITCHES])
+            raise ValueError(f"unknown table option {key!r}; known: {known}")
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ValueError(f"table option {key!r} must be a number of seconds")
         least = max(LIMITS[0], (floors or {}).get(key, LIMITS[0]))

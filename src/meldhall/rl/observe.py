@@ -1,0 +1,253 @@
+"""Numeric observations: a game's JSON observation laid out as one flat float32 array.
+
+A layout is a list of fields, each reading one key of the engine's observation (the seat's
+own view, so nothing hidden from it can reach the array). Seat-indexed fields are rotated so
+that the viewer comes first, then the seats after it in turn order. ``size`` is fixed per
+field, so the array length is fixed per game and number of seats.
+
+>>> from meldhall.terminal.pieces import family
+>>> f = SeatNumbers("scores", scale=10.0)
+>>> out = np.zeros(3, dtype=np.float32)
+>>> f.encode({"scores": [5, 20, 0]}, 1, Shape(family("okey-cards"), 3), out)
+>>> out.tolist()
+[2.0, 0.0, 0.5]
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from typing import Protocol
+
+import numpy as np
+
+from meldhall.core.engine import JSON
+from meldhall.terminal.pieces import Family
+
+
+@dataclass(frozen=True)
+class Shape:
+    """What a field's size depends on: the piece family and the number of seats."""
+
+    family: Family
+    seats: int
+
+
+class Field(Protocol):
+    """One section of the array: ``size(shape)`` floats filled by ``encode``."""
+
+    @property
+    def key(self) -> str:
+        """Return the observation key the field reads (dotted for a nested key)."""
+        ...
+
+    def size(self, shape: Shape) -> int:
+        """Return the number of floats this field takes."""
+        ...
+
+    def describe(self) -> str:
+        """Return one line saying what the field holds (for docs and ``layout()``)."""
+        ...
+
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+        """Write the field into ``out`` (zeros on entry, exactly ``size`` long)."""
+        ...
+
+
+def _get(obs: dict[str, JSON], key: str) -> JSON:
+    value: JSON = obs
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value
+
+
+def _tokens(value: JSON, index: dict[str, int]) -> Iterator[int]:
+    if isinstance(value, str):
+        i = index.get(value)
+        if i is not None:
+            yield i
+    elif isinstance(value, list):
+        for item in value:
+            yield from _tokens(item, index)
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _tokens(item, index)
+
+
+def _rotated(values: Sequence[JSON], viewer: int, seats: int) -> list[JSON]:
+    return [values[(viewer + k) % seats] for k in range(seats)]
+
+
+@dataclass(frozen=True)
+class Pieces:
+    """1.0 for every piece of the family found anywhere under ``key``."""
+
+    key: str
+
+    def size(self, shape: Shape) -> int:
+        return len(shape.family.tokens)
+
+    def describe(self) -> str:
+        return f"{self.key}: one flag per piece"
+
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+        for i in _tokens(_get(obs, self.key), shape.family.index):
+            out[i] = 1.0
+
+
+@dataclass(frozen=True)
+class SeatPieces:
+    """Per seat (viewer first), 1.0 for every piece under that seat's entry of ``key``."""
+
+    key: str
+
+    def size(self, shape: Shape) -> int:
+        return shape.seats * len(shape.family.tokens)
+
+    def describe(self) -> str:
+        return f"{self.key}: per seat, one flag per piece"
+
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+        per_seat = _get(obs, self.key) or [None] * shape.seats
+        n = len(shape.family.tokens)
+        for k, entry in enumerate(_rotated(per_seat, viewer, shape.seats)):
+            for i in _tokens(entry, shape.family.index):
+                out[k * n + i] = 1.0
+
+
+@dataclass(frozen=True)
+class OwnedPieces:
+    """Per owner seat (viewer first), 1.0 for every piece of the melds under ``key`` whose
+    ``"owner"`` is that seat."""
+
+    key: str
+
+    def size(self, shape: Shape) -> int:
+        return shape.seats * len(shape.family.tokens)
+
+    def describe(self) -> str:
+        return f"{self.key}: melds per owner seat, one flag per piece"
+
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+        n = len(shape.family.tokens)
+        for meld in _get(obs, self.key) or []:
+            k = (int(meld.get("owner", viewer)) - viewer) % shape.seats
+            for i in _tokens(meld, shape.family.index):
+                out[k * n + i] = 1.0
+
+
+@dataclass(frozen=True)
+class Number:
+    """The number at ``key`` divided by ``scale`` (0 when absent)."""
+
+    key: str
+    scale: float
+
+    def size(self, shape: Shape) -> int:
+        return 1
+
+    def describe(self) -> str:
+        return f"{self.key}: number / {self.scale:g}"
+
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+        out[0] = float(_get(obs, self.key) or 0) / self.scale
+
+
+@dataclass(frozen=True)
+class SeatNumbers:
+    """Per seat (viewer first), the number at ``key`` divided by ``scale`` (True is 1)."""
+
+    key: str
+    scale: float = 1.0
+
+    def size(self, shape: Shape) -> int:
+        return shape.seats
+
+    def describe(self) -> str:
+        return f"{self.key}: per seat, number / {self.scale:g}"
+
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+        values = _get(obs, self.key) or [0] * shape.seats
+        for k, v in enumerate(_rotated(values, viewer, shape.seats)):
+            out[k] = float(v or 0) / self.scale
+
+
+@dataclass(frozen=True)
+class SeatSet:
+    """Per seat (viewer first), 1.0 when the seat is in the list at ``key``."""
+
+    key: str
+
+    def size(self, shape: Shape) -> int:
+        return shape.seats
+
+    def describe(self) -> str:
+        return f"{self.key}: per seat, 1 when listed"
+
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+        for seat in _get(obs, self.key) or []:
+            out[(int(seat) - viewer) % shape.seats] = 1.0
+
+
+@dataclass(frozen=True)
+class Choice:
+    """One flag per word in ``words``: 1.0 for the value at ``key`` (all 0 for another)."""
+
+    key: str
+    words: tuple[str, ...]
+
+    def size(self, shape: Shape) -> int:
+        return len(self.words)
+
+    def describe(self) -> str:
+        return f"{self.key}: one flag among {', '.join(self.words)}"
+
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+        value = _get(obs, self.key)
+        if value in self.words:
+            out[self.words.index(value)] = 1.0
+
+
+@dataclass(frozen=True)
+class SeatChoice:
+    """Per seat (viewer first), one flag per word for that seat's value at ``key``."""
+
+    key: str
+    words: tuple[str, ...]
+
+    def size(self, shape: Shape) -> int:
+        return shape.seats * len(self.words)
+
+    def describe(self) -> str:
+        return f"{self.key}: per seat, one flag among {', '.join(self.words)}"
+
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+        values = _get(obs, self.key) or [None] * shape.seats
+        for k, v in enumerate(_rotated(values, viewer, shape.seats)):
+            if v in self.words:
+                out[k * len(self.words) + self.words.index(v)] = 1.0
+
+
+class Encoder:
+    """A layout bound to a family and a seat count: ``encode(obs, viewer)`` returns the
+    array, ``slices`` where each field lies in it."""
+
+    def __init__(self, fields: Sequence[Field], shape: Shape):
+        self.fields = tuple(fields)
+        self.shape = shape
+        self.slices: list[tuple[Field, slice]] = []
+        at = 0
+        for f in self.fields:
+            n = f.size(shape)
+            self.slices.append((f, slice(at, at + n)))
+            at += n
+        self.size = at
+
+    def encode(self, obs: dict[str, JSON], viewer: int, out: np.ndarray) -> None:
+        """Write the observation of ``viewer`` into ``out`` (``size`` zeros on entry)."""
+        for f, where in self.slices:
+            f.encode(obs, viewer, self.shape, out[where])
+
+    def layout(self) -> list[str]:
+        """Return one line per field: its offset, length and meaning."""
+        return [f"[{w.start}:{w.stop}] {f.describe()}" for f, w in self.slices]

@@ -4,8 +4,9 @@ Agents are ``player_0`` .. ``player_{n-1}`` (seat numbers). The agent to act is 
 seat that may act now (in a Sichuan claim window each responder answers in seat order).
 An action is one token id (``meldhall.rl.actions``); the observation of an agent is
 ``{"observation": float32 array, "action_mask": int8 array}``. ``infos`` of the agent to
-act hold the engine's JSON observation (``"observation"``) and the text of every legal
-action still possible (``"actions"``).
+act hold the engine's JSON observation (``"observation"``, shared with the environment:
+copy it before changing it); ``action_texts(agent)`` lists the text of every legal action
+the agent's choices so far still allow.
 """
 
 from __future__ import annotations
@@ -140,15 +141,20 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         seat = min(to_act)
         self.agent_selection = self.possible_agents[seat]
         self.infos = {a: {} for a in self.agents}
-        self.infos[self.agent_selection] = {
-            "observation": self.match.json_observation(seat),
-            "actions": [str(a) for a in self.match.decision_of(seat).spelled.values()],
-        }
+        self.infos[self.agent_selection] = {"observation": self.match.view(seat)}
+
+    def action_texts(self, agent: str) -> list[str]:
+        """Return the text form of every legal action of ``agent`` that its tokens chosen so
+        far still allow (empty when it may not act)."""
+        seat = self.possible_agents.index(agent)
+        if seat not in self.match.to_act():
+            return []
+        return self.match.decision_of(seat).texts()
 
     def render(self) -> str | None:
         """Return the table as text, from the view of the agent to act."""
         seat = self.possible_agents.index(self.agent_selection) if self.agents else 0
-        return board_text(self.match.game.id, self.match.state.observation(seat))
+        return board_text(self.match.game.id, self.match.view(seat))
 
     def close(self) -> None:
         """Release nothing (the environment holds no outside resource)."""

@@ -56,14 +56,24 @@ class Match:
         self.decider: int | None = None
         self.scores = [0.0] * self.seats
         self.last_events: tuple[Event, ...] = ()
+        self._views: dict[int | None, dict[str, JSON]] = {}
 
     def reset(self, seed: bytes) -> None:
         """Deal a new match from ``seed``."""
         self.state = self.game.new_state(self.options, self.seats, seed)
+        self._views = {}
         self.decision = None
         self.decider = None
         self.scores = self._scores()
         self.last_events = ()
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """Return the engine's JSON observation of ``seat`` now (one object per step: read
+        it, do not change it)."""
+        data = self._views.get(seat)
+        if data is None:
+            data = self._views[seat] = self.state.observation(seat)
+        return data
 
     def over(self) -> bool:
         """Return True once the match has an outcome."""
@@ -92,9 +102,10 @@ class Match:
         """Return the float32 observation array of ``seat``: the layout of its game, then
         how many times each token stands in its decision spelled so far."""
         out = np.zeros(self.obs_size, dtype=np.float32)
-        self.encoder.encode(self.state.observation(seat), seat, out[: self.encoder.size])
-        if self.decision is not None and self.decider == seat:
-            np.add.at(out, self.encoder.size + np.asarray(self.decision.prefix, dtype=int), 1.0)
+        self.encoder.encode(self.view(seat), seat, out[: self.encoder.size])
+        if seat in self.state.to_act():
+            for token in self.decision_of(seat).prefix:
+                out[self.encoder.size + token] += 1.0
         return out
 
     def step(self, seat: int, token: int) -> list[float]:
@@ -116,6 +127,7 @@ class Match:
         """Apply a legal engine action (a bot's, or one spelled whole); return every seat's
         reward."""
         self.decision = None
+        self._views = {}
         self.last_events = self.state.apply(seat, action)
         return self._rewards()
 
@@ -123,7 +135,7 @@ class Match:
         return self.vocab.words[token] if 0 <= token < len(self.vocab) else "outside the space"
 
     def _scores(self) -> list[float]:
-        values = _score_of(self.state.observation(None), self.spec.score)
+        values = _score_of(self.view(None), self.spec.score)
         return values if len(values) == self.seats else values * self.seats
 
     def _rewards(self) -> list[float]:
@@ -144,9 +156,7 @@ class Match:
     def json_observation(self, seat: int) -> dict[str, JSON]:
         """Return the engine's JSON observation of ``seat`` as a fresh copy (the caller may
         keep or change it)."""
-        data: dict[str, JSON] = msgspec.json.decode(
-            msgspec.json.encode(self.state.observation(seat))
-        )
+        data: dict[str, JSON] = msgspec.json.decode(msgspec.json.encode(self.view(seat)))
         return data
 
     def spelled(self, seat: int) -> str:

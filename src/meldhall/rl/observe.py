@@ -6,16 +6,16 @@ that the viewer comes first, then the seats after it in turn order. ``size`` is 
 field, so the array length is fixed per game and number of seats.
 
 >>> from meldhall.terminal.pieces import family
->>> f = SeatNumbers("scores", scale=10.0)
->>> out = np.zeros(3, dtype=np.float32)
->>> f.encode({"scores": [5, 20, 0]}, 1, Shape(family("okey-cards"), 3), out)
->>> out.tolist()
-[2.0, 0.0, 0.5]
+>>> enc = Encoder([SeatNumbers("scores", 10.0), Pieces("hand")], Shape(family("okey-cards"), 3))
+>>> out = np.zeros(enc.size, dtype=np.float32)
+>>> enc.encode({"scores": [5, 20, 0], "hand": ["R2", None]}, 1, out)
+>>> out[:3].tolist(), np.flatnonzero(out[3:]).tolist(), enc.size
+([2.0, 0.0, 0.5], [1], 27)
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -49,33 +49,70 @@ class Field(Protocol):
         """Return one line saying what the field holds (for docs and ``layout()``)."""
         ...
 
-    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
-        """Write the field into ``out`` (zeros on entry, exactly ``size`` long)."""
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
+        """Write the field through ``out`` (positions counted from the field's start)."""
         ...
 
 
 def _get(obs: dict[str, JSON], key: str) -> JSON:
+    if "." not in key:
+        return obs.get(key)
     value: JSON = obs
     for part in key.split("."):
         value = value.get(part) if isinstance(value, dict) else None
     return value
 
 
-def _tokens(value: JSON, index: dict[str, int]) -> Iterator[int]:
-    if isinstance(value, str):
-        i = index.get(value)
-        if i is not None:
-            yield i
-    elif isinstance(value, list):
-        for item in value:
-            yield from _tokens(item, index)
-    elif isinstance(value, dict):
-        for item in value.values():
-            yield from _tokens(item, index)
+class Sink:
+    """Collects what the fields write: positions set to 1.0 and positions with a number,
+    both offset by ``base`` (the start of the field being written)."""
+
+    __slots__ = ("base", "ones", "positions", "values")
+
+    def __init__(self) -> None:
+        self.base = 0
+        self.ones: list[int] = []
+        self.positions: list[int] = []
+        self.values: list[float] = []
+
+    def one(self, at: int) -> None:
+        """Set position ``at`` of the current field to 1.0."""
+        self.ones.append(self.base + at)
+
+    def number(self, at: int, value: float) -> None:
+        """Set position ``at`` of the current field to ``value``."""
+        self.positions.append(self.base + at)
+        self.values.append(value)
+
+    def numbers(self, values: list[float]) -> None:
+        """Set the positions 0, 1, ... of the current field to ``values``."""
+        self.positions.extend(range(self.base, self.base + len(values)))
+        self.values.extend(values)
+
+    def pieces(self, value: JSON, index: dict[str, int], at: int = 0) -> None:
+        """Set ``at + i`` for the index ``i`` of every piece token found under ``value``."""
+        kind = type(value)
+        if kind is str:
+            i = index.get(value)
+            if i is not None:
+                self.ones.append(self.base + at + i)
+        elif kind is list:
+            for item in value:
+                if type(item) is str:
+                    i = index.get(item)
+                    if i is not None:
+                        self.ones.append(self.base + at + i)
+                elif item is not None:
+                    self.pieces(item, index, at)
+        elif kind is dict:
+            for item in value.values():
+                self.pieces(item, index, at)
 
 
 def _rotated(values: Sequence[JSON], viewer: int, seats: int) -> list[JSON]:
-    return [values[(viewer + k) % seats] for k in range(seats)]
+    if len(values) != seats:
+        raise ValueError(f"a per-seat list of {len(values)} entries at {seats} seats")
+    return [*values[viewer:], *values[:viewer]]
 
 
 @dataclass(frozen=True)
@@ -90,9 +127,8 @@ class Pieces:
     def describe(self) -> str:
         return f"{self.key}: one flag per piece"
 
-    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
-        for i in _tokens(_get(obs, self.key), shape.family.index):
-            out[i] = 1.0
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
+        out.pieces(_get(obs, self.key), shape.family.index)
 
 
 @dataclass(frozen=True)
@@ -107,12 +143,11 @@ class SeatPieces:
     def describe(self) -> str:
         return f"{self.key}: per seat, one flag per piece"
 
-    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
         per_seat = _get(obs, self.key) or [None] * shape.seats
         n = len(shape.family.tokens)
         for k, entry in enumerate(_rotated(per_seat, viewer, shape.seats)):
-            for i in _tokens(entry, shape.family.index):
-                out[k * n + i] = 1.0
+            out.pieces(entry, shape.family.index, k * n)
 
 
 @dataclass(frozen=True)
@@ -128,12 +163,11 @@ class OwnedPieces:
     def describe(self) -> str:
         return f"{self.key}: melds per owner seat, one flag per piece"
 
-    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
         n = len(shape.family.tokens)
         for meld in _get(obs, self.key) or []:
             k = (int(meld.get("owner", viewer)) - viewer) % shape.seats
-            for i in _tokens(meld, shape.family.index):
-                out[k * n + i] = 1.0
+            out.pieces(meld, shape.family.index, k * n)
 
 
 @dataclass(frozen=True)
@@ -149,8 +183,8 @@ class Number:
     def describe(self) -> str:
         return f"{self.key}: number / {self.scale:g}"
 
-    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
-        out[0] = float(_get(obs, self.key) or 0) / self.scale
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
+        out.number(0, float(_get(obs, self.key) or 0) / self.scale)
 
 
 @dataclass(frozen=True)
@@ -166,10 +200,10 @@ class SeatNumbers:
     def describe(self) -> str:
         return f"{self.key}: per seat, number / {self.scale:g}"
 
-    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
         values = _get(obs, self.key) or [0] * shape.seats
-        for k, v in enumerate(_rotated(values, viewer, shape.seats)):
-            out[k] = float(v or 0) / self.scale
+        scale = self.scale
+        out.numbers([float(v or 0) / scale for v in _rotated(values, viewer, shape.seats)])
 
 
 @dataclass(frozen=True)
@@ -184,9 +218,9 @@ class SeatSet:
     def describe(self) -> str:
         return f"{self.key}: per seat, 1 when listed"
 
-    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
         for seat in _get(obs, self.key) or []:
-            out[(int(seat) - viewer) % shape.seats] = 1.0
+            out.one((int(seat) - viewer) % shape.seats)
 
 
 @dataclass(frozen=True)
@@ -202,10 +236,10 @@ class Choice:
     def describe(self) -> str:
         return f"{self.key}: one flag among {', '.join(self.words)}"
 
-    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
         value = _get(obs, self.key)
         if value in self.words:
-            out[self.words.index(value)] = 1.0
+            out.one(self.words.index(value))
 
 
 @dataclass(frozen=True)
@@ -221,11 +255,11 @@ class SeatChoice:
     def describe(self) -> str:
         return f"{self.key}: per seat, one flag among {', '.join(self.words)}"
 
-    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: np.ndarray) -> None:
+    def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
         values = _get(obs, self.key) or [None] * shape.seats
         for k, v in enumerate(_rotated(values, viewer, shape.seats)):
             if v in self.words:
-                out[k * len(self.words) + self.words.index(v)] = 1.0
+                out.one(k * len(self.words) + self.words.index(v))
 
 
 class Encoder:
@@ -245,8 +279,12 @@ class Encoder:
 
     def encode(self, obs: dict[str, JSON], viewer: int, out: np.ndarray) -> None:
         """Write the observation of ``viewer`` into ``out`` (``size`` zeros on entry)."""
+        sink = Sink()
         for f, where in self.slices:
-            f.encode(obs, viewer, self.shape, out[where])
+            sink.base = where.start
+            f.encode(obs, viewer, self.shape, sink)
+        out[sink.ones] = 1.0
+        out[sink.positions] = sink.values
 
     def layout(self) -> list[str]:
         """Return one line per field: its offset, length and meaning."""

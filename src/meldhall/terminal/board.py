@@ -9,8 +9,8 @@ the observation's common keys.
 ...     "discards": [["9s#0"], []], "melds": [[], []]}))
 sichuan  hand 1  phase play  to act: you
 you:    1m 2m
-discards: you 9s · seat 1 –
-seats:  you 2 pieces, 0 pts · seat 1 13 pieces, -1 pts
+  you      2 pieces     0 pts  discards 9s
+  seat 1  13 pieces    -1 pts  discards –
 """
 
 from __future__ import annotations
@@ -117,7 +117,9 @@ def _per_seat(value: JSON, seats: int) -> bool:
 
 
 def board(game_id: str, obs: Mapping[str, JSON]) -> list[Text]:
-    """Return the lines of the table as the observation's seat sees it."""
+    """Return the lines of the table as the observation's seat sees it: the turn, the own
+    pieces, the table's facts, one line per seat (pieces held, score, its discard tops),
+    the shared piles and the melds."""
     family = family_of(game_id)
     viewer = obs.get("seat")
     counts = _first(obs, COUNT_KEYS)
@@ -126,23 +128,70 @@ def board(game_id: str, obs: Mapping[str, JSON]) -> list[Text]:
     hand = _first(obs, HAND_KEYS)
     if hand is not None:
         lines.append(Text("you:    ").append(pieces(family, hand[1])))
-    facts = [
-        (k, v) for k in FACT_KEYS if (v := _get(obs, k)) is not None and not isinstance(v, dict)
-    ]
-    if facts:
-        line = Text()
-        for i, (key, value) in enumerate(facts):
-            line.append(("  " if i else "") + f"{key} ")
-            if isinstance(value, str) and value in family.index:
-                line.append(pieces(family, [value]))
-            else:
-                line.append(", ".join(map(str, value)) if isinstance(value, list) else str(value))
-        lines.append(line)
-    lines.extend(_piles(family, obs, viewer, seats))
+    facts = _facts(family, obs, seats)
+    if facts.plain:
+        lines.append(facts)
+    piles = {k: v for k in PILE_KEYS if (v := obs.get(k)) is not None and not isinstance(v, str)}
+    seat_piles = {k: v for k, v in piles.items() if seats > 1 and _per_seat(v, seats)}
+    if seats > 1:
+        lines.extend(_seat_lines(family, obs, viewer, seats, seat_piles))
+    for key, value in piles.items():
+        if key not in seat_piles:
+            tokens = _tokens_in(value)
+            line = Text(f"{key}: ").append(pieces(family, tokens[-6:]) if tokens else Text("–"))
+            if len(tokens) > 6:
+                line.append(f"  ({len(tokens)} in all, newest last)")
+            lines.append(line)
     lines.extend(_melds(family, obs, viewer, seats))
-    if seats > 1 and counts is not None:
-        lines.append(_seats_line(obs, viewer, counts[1]))
     return lines
+
+
+def _seat_facts(obs: Mapping[str, JSON], seats: int) -> dict[str, list[JSON]]:
+    return {
+        k: v
+        for k in FACT_KEYS
+        if isinstance(v := _get(obs, k), list) and seats > 1 and len(v) == seats
+    }
+
+
+def _facts(family: Family, obs: Mapping[str, JSON], seats: int) -> Text:
+    line = Text()
+    per_seat = _seat_facts(obs, seats)
+    for key in FACT_KEYS:
+        value = _get(obs, key)
+        if value is None or isinstance(value, dict) or key in per_seat:
+            continue
+        line.append(("  " if line.plain else "") + f"{key} ")
+        if isinstance(value, str) and value in family.index:
+            line.append(pieces(family, [value]))
+        elif isinstance(value, list):
+            line.append(" ".join("–" if v is None else str(v) for v in value))
+        else:
+            line.append(str(value))
+    return line
+
+
+def _seat_lines(
+    family: Family, obs: Mapping[str, JSON], viewer: JSON, seats: int, piles: dict[str, JSON]
+) -> list[Text]:
+    counts = _first(obs, COUNT_KEYS)
+    found = _first(obs, SCORE_KEYS)
+    scores = found[1] if found and isinstance(found[1], list) else [None] * seats
+    out = []
+    for s in range(seats):
+        who = seat_name(s, viewer if isinstance(viewer, int) else None)
+        line = Text(f"  {who:7}", style="bold" if s == viewer else "")
+        if counts is not None:
+            line.append(f" {counts[1][s]:>2} pieces")
+        if scores[s] is not None:
+            line.append(f"  {scores[s]:>4} pts")
+        for key, values in _seat_facts(obs, seats).items():
+            line.append(f"  {key} {'–' if values[s] is None else values[s]}")
+        for key, value in piles.items():
+            tokens = _tokens_in(value[s])
+            line.append(f"  {key} ").append(pieces(family, tokens[-4:]) if tokens else Text("–"))
+        out.append(line)
+    return out
 
 
 def _header(game_id: str, obs: Mapping[str, JSON], viewer: JSON) -> Text:
@@ -155,27 +204,6 @@ def _header(game_id: str, obs: Mapping[str, JSON], viewer: JSON) -> Text:
     head.append(f"  phase {obs.get('phase')}  to act: ")
     head.append(who or "nobody", style="bold green" if viewer in to_act else "")
     return head
-
-
-def _piles(family: Family, obs: Mapping[str, JSON], viewer: JSON, seats: int) -> list[Text]:
-    out = []
-    for key in PILE_KEYS:
-        value = obs.get(key)
-        if value is None or isinstance(value, str):
-            continue
-        line = Text(f"{key}: ")
-        if _per_seat(value, seats) and seats > 1:
-            for s, pile in enumerate(value):
-                tokens = _tokens_in(pile)
-                line.append((" · " if s else "") + seat_name(s, viewer) + " ")
-                line.append(pieces(family, tokens[-3:]) if tokens else Text("–"))
-        else:
-            tokens = _tokens_in(value)
-            line.append(pieces(family, tokens[-6:]) if tokens else Text("–"))
-            if len(tokens) > 6:
-                line.append(f"  ({len(tokens)} in all, newest last)")
-        out.append(line)
-    return out
 
 
 def _melds(family: Family, obs: Mapping[str, JSON], viewer: JSON, seats: int) -> list[Text]:
@@ -196,16 +224,6 @@ def _melds(family: Family, obs: Mapping[str, JSON], viewer: JSON, seats: int) ->
         kind = meld.get("kind", meld.get("type", "")) if isinstance(meld, dict) else ""
         out.append(Text(f"  {who:7} {kind:5} ").append(pieces(family, _tokens_in(meld))))
     return out
-
-
-def _seats_line(obs: Mapping[str, JSON], viewer: JSON, counts: Sequence[JSON]) -> Text:
-    found = _first(obs, SCORE_KEYS)
-    scores = found[1] if found and isinstance(found[1], list) else [None] * len(counts)
-    parts = [
-        f"{seat_name(s, viewer)} {c} pieces" + ("" if p is None else f", {p} pts")
-        for s, (c, p) in enumerate(zip(counts, scores, strict=False))
-    ]
-    return Text("seats:  " + " · ".join(parts))
 
 
 def board_text(game_id: str, obs: Mapping[str, JSON]) -> str:

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+import random
 import warnings
 
 import numpy as np
 import pytest
-
-pytest.importorskip("pettingzoo")
-
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test
 
+from meldhall.core.errors import MeldhallError
 from meldhall.rl import aec_env, single_agent_env
+from meldhall.rl.match import Match
 from meldhall.rl.specs import SPECS
 
 GAMES = sorted(SPECS)
@@ -88,3 +88,29 @@ def test_a_whole_okey_cards_episode_pays_its_final_score() -> None:
         total += reward
     score = env.match.state.observation(0)["score"]
     assert total == pytest.approx(score / 100.0)
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_every_legal_action_of_a_long_random_match_has_a_spelling(game_id: str) -> None:
+    match = Match(game_id)
+    match.reset(b"spell")
+    rng = random.Random(game_id)
+    for _ in range(1500):
+        if match.over():
+            break
+        seat = min(match.to_act())
+        decision = match.decision_of(seat)  # spells every legal action, or raises
+        assert decision.options()
+        legal = match.state.legal_actions(seat)
+        match.apply(seat, legal[rng.randrange(len(legal))])
+
+
+def test_bad_arguments_are_refused_with_the_reason() -> None:
+    with pytest.raises(MeldhallError, match="4 to 4 seats, not 3"):
+        aec_env("sichuan", seats=3)
+    with pytest.raises(MeldhallError, match="no_such_option"):
+        single_agent_env("remi", no_such_option=1)
+    with pytest.raises(MeldhallError, match="has no bot 'nobody'"):
+        single_agent_env("okey", opponents="nobody")
+    with pytest.raises(ValueError, match="illegal must be"):
+        aec_env("okey", illegal="ignore")

@@ -7,9 +7,6 @@ import random
 
 import numpy as np
 import pytest
-
-pytest.importorskip("numpy")
-
 from hypothesis import given, settings
 from hypothesis import strategies as st
 

@@ -158,9 +158,3 @@ class Match:
         keep or change it)."""
         data: dict[str, JSON] = msgspec.json.decode(msgspec.json.encode(self.view(seat)))
         return data
-
-    def spelled(self, seat: int) -> str:
-        """Return the tokens ``seat`` has chosen so far in its decision, as text."""
-        if self.decision is None or self.decider != seat:
-            return ""
-        return " ".join(self.vocab.words[t] for t in self.decision.prefix)

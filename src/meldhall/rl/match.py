@@ -14,10 +14,11 @@ import msgspec
 import numpy as np
 
 from meldhall.core.engine import JSON, Action, Event, State
-from meldhall.core.errors import MeldhallError
+from meldhall.core.errors import EngineBug, MeldhallError
 from meldhall.rl.actions import Decision, Vocabulary
 from meldhall.rl.observe import Encoder, Shape
 from meldhall.rl.specs import SPECS, GameSpec
+from meldhall.terminal.board import lookup
 from meldhall.terminal.pieces import family_of, find_game
 
 
@@ -26,9 +27,9 @@ class IllegalActionId(MeldhallError, ValueError):
 
 
 def _score_of(obs: Mapping[str, JSON], key: str) -> list[float]:
-    value: JSON = obs
-    for part in key.split("."):
-        value = value[part]
+    value = lookup(obs, key)
+    if value is None:
+        raise EngineBug(f"the observation has no score at {key!r}")
     return [float(v) for v in value] if isinstance(value, list) else [float(value)]
 
 

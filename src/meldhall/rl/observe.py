@@ -22,6 +22,7 @@ from typing import Protocol
 import numpy as np
 
 from meldhall.core.engine import JSON
+from meldhall.terminal.board import lookup
 from meldhall.terminal.pieces import Family
 
 
@@ -52,15 +53,6 @@ class Field(Protocol):
     def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
         """Write the field through ``out`` (positions counted from the field's start)."""
         ...
-
-
-def _get(obs: dict[str, JSON], key: str) -> JSON:
-    if "." not in key:
-        return obs.get(key)
-    value: JSON = obs
-    for part in key.split("."):
-        value = value.get(part) if isinstance(value, dict) else None
-    return value
 
 
 class Sink:
@@ -128,7 +120,7 @@ class Pieces:
         return f"{self.key}: one flag per piece"
 
     def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
-        out.pieces(_get(obs, self.key), shape.family.index)
+        out.pieces(lookup(obs, self.key), shape.family.index)
 
 
 @dataclass(frozen=True)
@@ -144,7 +136,7 @@ class SeatPieces:
         return f"{self.key}: per seat, one flag per piece"
 
     def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
-        per_seat = _get(obs, self.key) or [None] * shape.seats
+        per_seat = lookup(obs, self.key) or [None] * shape.seats
         n = len(shape.family.tokens)
         for k, entry in enumerate(_rotated(per_seat, viewer, shape.seats)):
             out.pieces(entry, shape.family.index, k * n)
@@ -165,7 +157,7 @@ class OwnedPieces:
 
     def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
         n = len(shape.family.tokens)
-        for meld in _get(obs, self.key) or []:
+        for meld in lookup(obs, self.key) or []:
             k = (int(meld.get("owner", viewer)) - viewer) % shape.seats
             out.pieces(meld, shape.family.index, k * n)
 
@@ -184,7 +176,7 @@ class Number:
         return f"{self.key}: number / {self.scale:g}"
 
     def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
-        out.number(0, float(_get(obs, self.key) or 0) / self.scale)
+        out.number(0, float(lookup(obs, self.key) or 0) / self.scale)
 
 
 @dataclass(frozen=True)
@@ -201,7 +193,7 @@ class SeatNumbers:
         return f"{self.key}: per seat, number / {self.scale:g}"
 
     def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
-        values = _get(obs, self.key) or [0] * shape.seats
+        values = lookup(obs, self.key) or [0] * shape.seats
         scale = self.scale
         out.numbers([float(v or 0) / scale for v in _rotated(values, viewer, shape.seats)])
 
@@ -219,7 +211,7 @@ class SeatSet:
         return f"{self.key}: per seat, 1 when listed"
 
     def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
-        for seat in _get(obs, self.key) or []:
+        for seat in lookup(obs, self.key) or []:
             out.one((int(seat) - viewer) % shape.seats)
 
 
@@ -237,7 +229,7 @@ class Choice:
         return f"{self.key}: one flag among {', '.join(self.words)}"
 
     def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
-        value = _get(obs, self.key)
+        value = lookup(obs, self.key)
         if value in self.words:
             out.one(self.words.index(value))
 
@@ -256,7 +248,7 @@ class SeatChoice:
         return f"{self.key}: per seat, one flag among {', '.join(self.words)}"
 
     def encode(self, obs: dict[str, JSON], viewer: int, shape: Shape, out: Sink) -> None:
-        values = _get(obs, self.key) or [None] * shape.seats
+        values = lookup(obs, self.key) or [None] * shape.seats
         for k, v in enumerate(_rotated(values, viewer, shape.seats)):
             if v in self.words:
                 out.one(k * len(self.words) + self.words.index(v))

@@ -81,7 +81,11 @@ def pieces(family: Family, tokens: Iterable[JSON]) -> Text:
     return out
 
 
-def _get(obs: Mapping[str, JSON], key: str) -> JSON:
+def lookup(obs: Mapping[str, JSON], key: str) -> JSON:
+    """Return the value at ``key`` of an observation, a dotted key reaching into nested
+    objects (``scores.totals``); None where it is missing."""
+    if "." not in key:
+        return obs.get(key)
     value: JSON = obs
     for part in key.split("."):
         value = value.get(part) if isinstance(value, dict) else None
@@ -90,7 +94,7 @@ def _get(obs: Mapping[str, JSON], key: str) -> JSON:
 
 def _first(obs: Mapping[str, JSON], keys: Sequence[str]) -> tuple[str, JSON] | None:
     for key in keys:
-        value = _get(obs, key)
+        value = lookup(obs, key)
         if value is not None:
             return key, value
     return None
@@ -150,7 +154,7 @@ def _seat_facts(obs: Mapping[str, JSON], seats: int) -> dict[str, list[JSON]]:
     return {
         k: v
         for k in FACT_KEYS
-        if isinstance(v := _get(obs, k), list) and seats > 1 and len(v) == seats
+        if isinstance(v := lookup(obs, k), list) and seats > 1 and len(v) == seats
     }
 
 
@@ -158,7 +162,7 @@ def _facts(family: Family, obs: Mapping[str, JSON], seats: int) -> Text:
     line = Text()
     per_seat = _seat_facts(obs, seats)
     for key in FACT_KEYS:
-        value = _get(obs, key)
+        value = lookup(obs, key)
         if value is None or isinstance(value, dict) or key in per_seat:
             continue
         line.append(("  " if line.plain else "") + f"{key} ")

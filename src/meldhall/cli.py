@@ -123,7 +123,8 @@ def build_parser() -> argparse.ArgumentParser:
     play = sub.add_parser("play", help="play in the terminal against bots")
     play.add_argument("game")
     play.add_argument("--seed", default=None)
-    play.add_argument("--bot", default="", help="bot name for the other seats")
+    play.add_argument("--bots", "--bot", dest="bot", default="", help="bot level of the others")
+    play.add_argument("--seat", type=int, default=0, help="the person's seat")
     play.add_argument("--seats", type=int, default=0)
     play.set_defaults(func=_cmd_play)
 

@@ -1,0 +1,166 @@
+"""Action ids: every legal action spelled as a short sequence of tokens from a fixed vocabulary.
+
+One table of whole actions would be far too large for the meld games (a meld is any
+sequence of tiles), so a decision is a choice in stages: the JSON form of each legal action
+is flattened into tokens (its ``"type"``, then its field values in order, a list closed by
+``]``, the whole action closed by ``.``), and the agent picks one token at a time among
+those that continue some legal action. Tokens every candidate shares are taken
+automatically, so a decision with one branching point (a discard, pass or pung, a draw)
+takes one step; a meld takes one step per tile chosen.
+
+The vocabulary of a game, in id order: ``.`` (play the action spelled so far), ``]``
+(end of a list), ``null``, ``false``, ``true``, the game's action words, its piece faces
+(``R5``, ``7H``, ``5p``), its piece tokens (``R5a``, ``7H#2``, ``5p#3``), the integers
+0 .. ``INTS - 1``, then the multiples ``64+`` .. ``4032+`` that spell a larger integer.
+
+>>> vocab = Vocabulary(("discard", "draw"), ("R1",), ("R1a", "R1b"))
+>>> vocab.spell({"type": "discard", "tile": "R1b"})
+(5, 9, 0)
+>>> [vocab.words[i] for i in (5, 9, 0)], len(vocab.words)
+(['discard', 'R1b', '.'], 137)
+>>> [vocab.words[i] for i in vocab.spell({"type": "draw", "index": 130})]
+['draw', '128+', '2', '.']
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from meldhall.core.engine import JSON, Action
+from meldhall.core.errors import EngineBug
+
+PLAY = 0
+"""The token that plays the action spelled so far."""
+LIST_END = 1
+MARKS = (".", "]", "null", "false", "true")
+INTS = 64
+"""Integers 0 .. INTS - 1 have one token each; a larger one (up to INTS² - 1) is spelled
+as two: ``INTS × q`` then ``r``, for q, r = divmod(n, INTS)."""
+CACHE_LIMIT = 100_000
+"""Spelled actions remembered per vocabulary before the memory starts again."""
+
+
+class Vocabulary:
+    """The fixed token vocabulary of one game; ``spell`` turns an action's JSON into ids."""
+
+    def __init__(self, words: Sequence[str], faces: Sequence[str], pieces: Sequence[str]):
+        self.words: tuple[str, ...] = (
+            *MARKS,
+            *words,
+            *faces,
+            *pieces,
+            *(str(i) for i in range(INTS)),
+            *(f"{INTS * q}+" for q in range(1, INTS)),
+        )
+        self.first_int = len(self.words) - 2 * INTS + 1
+        self._ids: dict[str, int] = {}
+        self._spelled: dict[Action, tuple[int, ...]] = {}
+        for i, w in enumerate(self.words[: self.first_int]):
+            self._ids.setdefault(w, i)
+
+    def __len__(self) -> int:
+        return len(self.words)
+
+    def spell_action(self, action: Action) -> tuple[int, ...]:
+        """Return ``spell(action.to_json())``, remembered per action (actions are values)."""
+        key = self._spelled.get(action)
+        if key is None:
+            if len(self._spelled) >= CACHE_LIMIT:
+                self._spelled.clear()
+            key = self._spelled[action] = self.spell(action.to_json())
+        return key
+
+    def spell(self, data: JSON) -> tuple[int, ...]:
+        """Return the token ids of an action's JSON form, closed by ``.``; raise
+        ``EngineBug`` for a value outside the vocabulary."""
+        out: list[int] = []
+        self._walk(data, out)
+        out.append(PLAY)
+        return tuple(out)
+
+    def _walk(self, value: JSON, out: list[int]) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                if key != "type":
+                    self._walk(item, out)
+                else:
+                    out.insert(0, self._word(item))
+        elif isinstance(value, list):
+            for item in value:
+                self._walk(item, out)
+            out.append(LIST_END)
+        elif value is None or isinstance(value, bool):
+            out.append(self._ids[{None: "null", False: "false", True: "true"}[value]])
+        elif isinstance(value, int):
+            if not 0 <= value < INTS * INTS:
+                raise EngineBug(
+                    f"action integer {value} outside the RL vocabulary 0..{INTS**2 - 1}"
+                )
+            high, low = divmod(value, INTS)
+            if high:
+                out.append(self.first_int + INTS + high - 1)
+            out.append(self.first_int + low)
+        else:
+            out.append(self._word(value))
+
+    def _word(self, value: JSON) -> int:
+        token = self._ids.get(value) if isinstance(value, str) else None
+        if token is None:
+            raise EngineBug(f"action value {value!r} is not in the RL vocabulary")
+        return token
+
+
+class Decision:
+    """One decision of one seat in progress: its legal actions spelled, and the tokens
+    chosen so far (``prefix``). ``options()`` lists the tokens that may come next."""
+
+    def __init__(self, spelled: dict[tuple[int, ...], Action]):
+        self.spelled = spelled
+        self.prefix: list[int] = []
+        self._live: list[tuple[int, ...]] = list(spelled)
+        self._options: list[int] | None = None
+
+    @classmethod
+    def of(cls, vocab: Vocabulary, legal: Sequence[Action]) -> Decision:
+        """Return a new decision over ``legal`` with the shared leading tokens taken; raise
+        ``EngineBug`` when two legal actions spell the same."""
+        spelled = {vocab.spell_action(a): a for a in legal}
+        if len(spelled) != len(legal):
+            raise EngineBug(f"two legal actions spell the same among {[str(a) for a in legal]}")
+        decision = cls(spelled)
+        decision._advance(chosen=False)
+        return decision
+
+    def options(self) -> list[int]:
+        """Return the token ids that continue some legal action, in id order."""
+        if self._options is None:
+            n = len(self.prefix)
+            self._options = sorted({k[n] for k in self._live})
+        return self._options
+
+    def texts(self) -> list[str]:
+        """Return the text form of every legal action the prefix still allows."""
+        return [str(self.spelled[k]) for k in self._live]
+
+    def choose(self, token: int) -> Action | None:
+        """Append ``token`` (one of ``options()``) and the tokens every candidate shares
+        after it; return the action once it is spelled whole, else None."""
+        self._append(token)
+        return self._advance(chosen=True)
+
+    def _append(self, token: int) -> None:
+        n = len(self.prefix)
+        self.prefix.append(token)
+        self._live = [k for k in self._live if k[n] == token]
+        self._options = None
+
+    def _advance(self, *, chosen: bool) -> Action | None:
+        # Shared tokens are taken for the agent, but `.` only after it chose one itself:
+        # every decision costs the agent at least one step.
+        while True:
+            if len(self._live) == 1 and len(self._live[0]) == len(self.prefix):
+                return self.spelled[self._live[0]]
+            options = self.options()
+            if len(options) != 1 or (options[0] == PLAY and not chosen):
+                return None
+            self._append(options[0])

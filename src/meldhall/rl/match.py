@@ -1,0 +1,161 @@
+"""One match seen through the RL adapter: token decisions, arrays, masks and rewards.
+
+Both environments (``aec.py``, ``single.py``) drive a ``Match``; it reaches the game only
+through its public API (``find_game``, ``new_state``, ``legal_actions``, ``apply``,
+``observation``, ``outcome`` and the actions' JSON forms).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+import msgspec
+import numpy as np
+
+from meldhall.core.engine import JSON, Action, Event, State
+from meldhall.core.errors import EngineBug, MeldhallError
+from meldhall.rl.actions import Decision, Vocabulary
+from meldhall.rl.observe import Encoder, Shape
+from meldhall.rl.specs import SPECS, GameSpec
+from meldhall.terminal.board import lookup
+from meldhall.terminal.pieces import family_of, find_game
+
+
+class IllegalActionId(MeldhallError, ValueError):
+    """An action id that does not continue any legal action now."""
+
+
+def _score_of(obs: Mapping[str, JSON], key: str) -> list[float]:
+    value = lookup(obs, key)
+    if value is None:
+        raise EngineBug(f"the observation has no score at {key!r}")
+    return [float(v) for v in value] if isinstance(value, list) else [float(value)]
+
+
+class Match:
+    """A match of ``game_id`` under ``options`` with ``seats`` seats, dealt on ``reset``."""
+
+    def __init__(self, game_id: str, seats: int | None = None, **options: Any):
+        self.game = find_game(game_id)
+        if game_id not in SPECS:
+            raise MeldhallError(f"no RL adapter for game {game_id!r}")
+        self.spec: GameSpec = SPECS[game_id]
+        self.options = self.game.options(options)
+        self.seats = seats or self.game.default_seats
+        if not self.game.min_seats <= self.seats <= self.game.max_seats:
+            raise MeldhallError(
+                f"{game_id} is played by {self.game.min_seats} to {self.game.max_seats} seats, "
+                f"not {self.seats}"
+            )
+        family = family_of(game_id)
+        self.vocab = Vocabulary(self.spec.words, family.faces, family.tokens)
+        self.encoder = Encoder(self.spec.fields, Shape(family, self.seats))
+        self.obs_size = self.encoder.size + len(self.vocab)
+        self.state: State = self.game.new_state(self.options, self.seats, b"unset")
+        self.decision: Decision | None = None
+        self.decider: int | None = None
+        self.scores = [0.0] * self.seats
+        self.last_events: tuple[Event, ...] = ()
+        self._views: dict[int | None, dict[str, JSON]] = {}
+
+    def reset(self, seed: bytes) -> None:
+        """Deal a new match from ``seed``."""
+        self.state = self.game.new_state(self.options, self.seats, seed)
+        self._views = {}
+        self.decision = None
+        self.decider = None
+        self.scores = self._scores()
+        self.last_events = ()
+
+    def view(self, seat: int | None) -> dict[str, JSON]:
+        """Return the engine's JSON observation of ``seat`` now (one object per step: read
+        it, do not change it)."""
+        data = self._views.get(seat)
+        if data is None:
+            data = self._views[seat] = self.state.observation(seat)
+        return data
+
+    def over(self) -> bool:
+        """Return True once the match has an outcome."""
+        return self.state.outcome() is not None
+
+    def to_act(self) -> frozenset[int]:
+        """Return the seats that may act now."""
+        return self.state.to_act()
+
+    def decision_of(self, seat: int) -> Decision:
+        """Return the decision in progress of ``seat`` (begun on first use)."""
+        if self.decision is None or self.decider != seat:
+            self.decision = Decision.of(self.vocab, self.state.legal_actions(seat))
+            self.decider = seat
+        return self.decision
+
+    def mask(self, seat: int) -> np.ndarray:
+        """Return the int8 action mask of ``seat``: 1 for every token that continues a
+        legal action (all 0 when the seat may not act)."""
+        mask = np.zeros(len(self.vocab), dtype=np.int8)
+        if seat in self.state.to_act():
+            mask[self.decision_of(seat).options()] = 1
+        return mask
+
+    def observe(self, seat: int) -> np.ndarray:
+        """Return the float32 observation array of ``seat``: the layout of its game, then
+        how many times each token stands in its decision spelled so far."""
+        out = np.zeros(self.obs_size, dtype=np.float32)
+        self.encoder.encode(self.view(seat), seat, out[: self.encoder.size])
+        if seat in self.state.to_act():
+            for token in self.decision_of(seat).prefix:
+                out[self.encoder.size + token] += 1.0
+        return out
+
+    def step(self, seat: int, token: int) -> list[float]:
+        """Choose ``token`` for ``seat``; apply the action once it is spelled whole. Return
+        every seat's reward; raise ``IllegalActionId`` (nothing changed) for a token that
+        continues no legal action."""
+        decision = self.decision_of(seat)
+        if token not in decision.options():
+            raise IllegalActionId(
+                f"seat {seat}: action id {token} ({self._word(token)}) continues no legal "
+                f"action; possible: {', '.join(self._word(t) for t in decision.options())}"
+            )
+        action = decision.choose(token)
+        if action is None:
+            return [0.0] * self.seats
+        return self.apply(seat, action)
+
+    def apply(self, seat: int, action: Action) -> list[float]:
+        """Apply a legal engine action (a bot's, or one spelled whole); return every seat's
+        reward."""
+        self.decision = None
+        self._views = {}
+        self.last_events = self.state.apply(seat, action)
+        return self._rewards()
+
+    def _word(self, token: int) -> str:
+        return self.vocab.words[token] if 0 <= token < len(self.vocab) else "outside the space"
+
+    def _scores(self) -> list[float]:
+        values = _score_of(self.view(None), self.spec.score)
+        return values if len(values) == self.seats else values * self.seats
+
+    def _rewards(self) -> list[float]:
+        if not any(e.kind in ("hand_over", "match_over") for e in self.last_events):
+            return [0.0] * self.seats
+        now = self._scores()
+        rewards = [
+            self.spec.sign * (a - b) / self.spec.scale
+            for a, b in zip(now, self.scores, strict=True)
+        ]
+        self.scores = now
+        outcome = self.state.outcome()
+        if outcome is not None and self.seats > 1:
+            for s in outcome.winners:
+                rewards[s] += 1.0
+        return rewards
+
+    def json_observation(self, seat: int) -> dict[str, JSON]:
+        """Return the engine's JSON observation of ``seat`` as a fresh copy (the caller may
+        keep or change it)."""
+        data: dict[str, JSON] = msgspec.json.decode(msgspec.json.encode(self.view(seat)))
+        return data

@@ -20,6 +20,7 @@ class OkeyGame:
     min_seats = 2
     max_seats = 4
     default_seats = 4
+    rules_version = 2  # 2: a win scores its more valuable reading by the win_points (6.4)
 
     def options(self, raw: Mapping[str, JSON] | None = None) -> OkeyOptions:
         """Return validated options (defaults: the classic preset), or raise ``OptionsError``."""

@@ -425,14 +425,18 @@ class OkeyState:
             return events
         hand = [t for t in self.hands[seat] if t != tile]
         counts, wild = effective_faces(hand, self.okey)
-        verdict = judge(counts, wild, self.rules)
+        joker_discard = is_real_joker(tile, self.okey)
+        colour = TOKENS[self.indicator][0]
+
+        def points_of(form: str) -> int:
+            return hand_points(form, joker_discard, colour, self.options)
+
+        verdict = judge(counts, wild, self.rules, points_of)
         if verdict is None:
             raise EngineBug(f"okey: listed winning discard {TOKENS[tile]} fails the solver")
         self.hands[seat] = hand
         self.centre = [tile]
-        joker_discard = is_real_joker(tile, self.okey)
-        colour = TOKENS[self.indicator][0]
-        points = hand_points(verdict.form, joker_discard, colour, self.options)
+        points = points_of(verdict.form)
         deltas = win_deltas(seat, points, self.active, self.options)
         false_jokers = [face_name(self.okey)] * sum(1 for t in hand if t >= 104)
         jokers = (

@@ -13,8 +13,9 @@ from bisect import insort
 from collections.abc import Iterable
 from typing import Any
 
+from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome
-from meldhall.core.errors import EngineBug, IllegalAction, ParseError
+from meldhall.core.errors import MATCH_OVER, EngineBug, IllegalAction
 from meldhall.games.okey_ladder import legal
 from meldhall.games.okey_ladder.actions import (
     Discard,
@@ -26,6 +27,7 @@ from meldhall.games.okey_ladder.actions import (
     ReplaceJoker,
     ReturnTaken,
     TakeDiscard,
+    parse_action,
 )
 from meldhall.games.okey_ladder.combos import (
     END_NAMES,
@@ -223,11 +225,10 @@ class LadderState:
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Apply ``action`` for ``seat`` and return its events, or raise ``IllegalAction``
         (the state unchanged)."""
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise ParseError(f"not an okey-ladder action: {action!r}")
+        refuse_malformed(action, tuple(_HANDLERS), parse_action)
+        handler = _HANDLERS[type(action)]
         if self.over:
-            raise _illegal("WRONG_PHASE", seat, action, "the match is over")
+            raise _illegal(MATCH_OVER, seat, action, "the match is over")
         if seat != self.to_move:
             raise _illegal("NOT_YOUR_TURN", seat, action, f"seat {self.to_move} is to act")
         events: list[Event] = []
@@ -316,6 +317,9 @@ class LadderState:
         if status not in (NONE, wants):
             raise _illegal("OPENING_TYPE_LOCKED", seat, action, f"opened {OPENED_NAMES[status]}")
         start = shape(kind, tiles, self.jokers.eff, self.jokers.okey)
+        if start < 0 and kind == RUN:  # given descending (6.1): stored ascending
+            start = shape(kind, tiles[::-1], self.jokers.eff, self.jokers.okey)
+            tiles = tiles[::-1]
         if start < 0:
             raise _illegal("INVALID_COMBINATION", seat, action, f"not a {KIND_NAMES[kind]}")
         if not self.keeps_discard(seat, tiles):

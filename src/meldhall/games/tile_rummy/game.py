@@ -21,6 +21,7 @@ class TileRummyGame:
     min_seats = 2
     max_seats = 4
     default_seats = 4
+    lists_every_legal_action = False  # rearrangements: the solver's, one per own meld (7)
 
     def options(self, raw: Mapping[str, JSON] | None = None) -> TileRummyOptions:
         """Return validated options (defaults: the seed's house rules), or raise

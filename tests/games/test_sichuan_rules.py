@@ -374,3 +374,17 @@ def test_reshuffled_worlds_play_on_consistently() -> None:
             legal = world.legal_actions(seat)
             world.apply(seat, legal[rng.randrange(len(legal))])
             world.check_invariants()
+
+
+@pytest.mark.parametrize(("cap", "points"), [(3, 8), (5, 32), ("none", 64)])
+def test_fan_cap_bounds_the_base_points(cap: object, points: int) -> None:
+    # T10's 6-fan self-draw: base 2^min(fan, fan_cap) (section 14, option fan_cap).
+    hand = {
+        "miss": "p",
+        "concealed": "1m 2m 3m 1m 2m 3m 7m 8m 9m 9m 9m 9m 1m",
+        "win_tile": "1m",
+        "win_by": "self_draw",
+    }
+    options = GAME.options({"fan_cap": cap, "flower_pig_penalty": 32})
+    answer = GAME.answer_vector("hand", hand, options)
+    assert (answer["fan"], answer["points"]) == (6, points)

@@ -245,7 +245,8 @@ class TileRummyState:
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Return the listed actions of ``seat`` in canonical order: the draw (or END_ROUND)
-        then takes by pile index; or new melds, adds, rearrangements, then discards.
+        then takes by pile index, then takes used by a rearrangement by pile index; or new
+        melds, adds, rearrangements, then discards.
 
         MELD, ADD and TAKE_DISCARD name one copy per interchangeable choice (the lowest
         ids); REARRANGE lists, per own meld, the solver's recombination with rack tiles
@@ -295,9 +296,9 @@ class TileRummyState:
             depths = range(len(self.pile), len(self.pile) + 1)
         out: list[TakeDiscard] = []
         for index in depths:
-            target = self.pile[index - 1]
             if index in used:
                 continue
+            target = self.pile[index - 1]
             tiles = sorted([*self.racks[seat], *self.pile[index - 1 :]])
             for use in rearrange_actions(own, tiles, Pool(tiles), self.wrap, self.rules):
                 action = TakeDiscard(index, use)

@@ -247,7 +247,7 @@ def _matches(lines: IO[str]) -> Iterator[tuple[tuple[str, int], list[dict[str, A
     """Yield ((game, match), lines) for every match of a trace file, in file order."""
     key: tuple[str, int] | None = None
     group: list[dict[str, Any]] = []
-    for raw in lines:
+    for raw in _whole_lines(lines):
         line = json.loads(raw)
         line_key = (line["game"], line["match"])
         if key is not None and line_key != key:
@@ -257,6 +257,18 @@ def _matches(lines: IO[str]) -> Iterator[tuple[tuple[str, int], list[dict[str, A
         group.append(line)
     if key is not None:
         yield key, group
+
+
+def _whole_lines(lines: IO[str]) -> Iterator[str]:
+    """Yield the complete lines of a trace; a trace still being written (a truncated gzip
+    stream, a last line without its end) ends before the broken part."""
+    try:
+        for raw in lines:
+            if not raw.endswith("\n"):
+                return
+            yield raw
+    except EOFError:
+        return
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -52,3 +52,60 @@ def test_comparison_rules() -> None:
     assert not _equal(2, 2.0)
     assert _equal({"a": [1]}, {"a": [1]})
     assert not _equal({"a": 1}, {"a": 1, "b": 2})
+
+
+# ---------------------------------------------------------------- meld answers (VECTORS.md 4.1)
+
+MELD_FIELDS = {
+    "okey-ladder": {"valid", "type", "value", "jokers"},
+    "tile-rummy": {"valid", "type", "value", "jokers"},
+    "remi": {"valid", "type", "value", "jokers", "closed"},
+    "okey-cards": {"valid", "type", "value", "jokers"},
+}
+"""The expect fields 4.1 defines for a valid meld of each game (remi also ``closed``)."""
+
+
+def _meld(game_id: str, data: dict[str, object]) -> dict[str, object]:
+    from meldhall.games.registry import find_game
+
+    game = find_game(game_id)
+    return dict(game.answer_vector("meld", data, game.options()))
+
+
+@pytest.mark.parametrize(
+    ("game_id", "tiles"),
+    [
+        ("okey-ladder", "R5 R6 R7"),
+        ("tile-rummy", "R5 R6 R7"),
+        ("remi", "5H 6H 7H"),
+        ("okey-cards", "R1 Y2 B3"),
+    ],
+)
+def test_a_meld_answer_has_every_field_and_a_wrong_size_is_invalid(
+    game_id: str, tiles: str
+) -> None:
+    got = _meld(game_id, {"tiles": tiles})
+    assert MELD_FIELDS[game_id] <= set(got) and got["valid"] is True
+    assert got["jokers"] == []
+    for wrong in (tiles.split()[0], " ".join(tiles.split()[:2])):
+        assert _meld(game_id, {"tiles": wrong})["valid"] is False
+
+
+@pytest.mark.parametrize(
+    ("game_id", "data", "jokers"),
+    [
+        ("okey-ladder", {"tiles": "R5 Y5 B5 R4a*", "indicator": "R3", "declare": ["?5"]}, ["K5"]),
+        ("okey-ladder", {"tiles": "R5 Y5 R4a*", "indicator": "R3", "declare": ["?5"]}, ["?5"]),
+        ("okey-ladder", {"tiles": "R5 Y5 R4a*", "indicator": "R3", "declare": ["B5"]}, ["B5"]),
+        ("tile-rummy", {"tiles": "R5 Y5 B5 S", "declare": ["?5"]}, ["K5"]),
+        ("tile-rummy", {"tiles": "R5 Y5 S", "declare": ["?5"]}, ["?5"]),
+        ("remi", {"tiles": "5H 5S 5D JK", "declare": ["5?"]}, ["5C"]),
+        ("remi", {"tiles": "5H 5S JK", "declare": ["5?"]}, ["5?"]),
+    ],
+)
+def test_a_declared_open_identity_is_accepted(
+    game_id: str, data: dict[str, object], jokers: list[str]
+) -> None:
+    # VECTORS.md 2: "?" stands for a colour or suit the declaration leaves open.
+    got = _meld(game_id, data)
+    assert got["valid"] is True and got["jokers"] == jokers

@@ -7,9 +7,9 @@ import json
 
 import pytest
 
-from meldhall.core.errors import OptionsError, ParseError
+from meldhall.core.errors import IllegalAction, OptionsError, ParseError
 from meldhall.games.okey_ladder import GAME
-from meldhall.games.okey_ladder.actions import Meld
+from meldhall.games.okey_ladder.actions import Discard, GivePair, LayOff, Meld
 from meldhall.games.okey_ladder.position import build_position
 from meldhall.games.okey_ladder.scoring import NONE, PAIRS, SERIES, settle
 from tests.games.test_okey_ladder_scenarios import A, B, C, D, act, kinds, penalties, rejects
@@ -356,3 +356,29 @@ def test_an_unused_taken_tile_is_no_tile_to_discard() -> None:
     act(s, A, "return")
     act(s, A, "draw")
     act(s, A, "layoff K6a 1 low")
+
+
+# ---------------------------------------------------------------- run order, malformed actions
+
+
+def test_a_run_given_descending_is_laid_and_stored_ascending() -> None:
+    # okey-ladder.md 6.1: runs count in both orders; the engine stores them ascending.
+    s = build_position(indicator="R2", racks=["K13 K12 K11 Y1 B5", "B1 B2", "Y5 Y6", "K7 K8"])
+    listed = GAME.parse_action("meld run K11a K12a K13a")
+    assert listed in s.legal_actions(A), "the listing names each run once, ascending"
+    events = s.apply(A, GAME.parse_action("meld run K13a K12a K11a"))
+    assert events[0].public["combo"]["tiles"] == ["K11a", "K12a", "K13a"]
+    assert s.observation(A)["hand"] == ["Y1a", "B5a"]
+
+
+@pytest.mark.parametrize(
+    "action",
+    [Discard(106), Discard(-1), LayOff(0, 1, 3), Meld(0, (200, 201, 202)), GivePair(9, ())],
+)
+def test_an_action_object_out_of_range_is_refused_as_malformed(action: object) -> None:
+    s = build_position(indicator="R2", racks=["K13 K12 K11 Y1 B5", "B1 B2", "Y5 Y6", "K7 K8"])
+    before = s.snapshot()
+    with pytest.raises(IllegalAction) as info:
+        s.apply(A, action)
+    assert info.value.code == "MALFORMED_ACTION"
+    assert s.snapshot() == before

@@ -406,3 +406,15 @@ def test_okey_vector_input_errors_are_named() -> None:
             {"scores": [20] * 4, "winner": 1, "form": "sets_runs", "joker_discard": False},
             GAME.options({"colour_double": True}),
         )
+
+
+def test_okey_a_win_scores_its_more_valuable_reading() -> None:
+    # okey.md 6.4: seven pairs and four runs at once (B10 is the okey); with 5/10/4 the
+    # sets-and-runs reading is worth 5, seven pairs only 4.
+    both = "R1a R1b R2a R2b R3a R3b Y5a Y5b Y6a Y6b Y7a Y7b B10a B10b"
+    raw = explicit_options("B9a", {0: both + " K4a"})
+    state, result = win_first(raw, "K4a", win_points="5/10/4")
+    assert result["form"] == "sets_runs" and result["points"] == 5
+    assert state.scores == [20, 15, 15, 15]
+    _, classic = win_first(raw, "K4a")
+    assert classic["form"] == "seven_pairs" and classic["points"] == 4

@@ -352,3 +352,17 @@ def test_remi_R44_four_players_from_a_fixed_deck() -> None:
     events = play(state, 2, "DRAW_STOCK")
     assert events[0].private == {"card": deck[53]}
     assert split_tokens(" ".join(state.snapshot()["stock"][::-1]))[:2] == deck[54:56]
+
+
+def test_remi_a_joker_meld_laid_without_declaration_reads_as_laid_in_order() -> None:
+    # Decision (docs/validation.md): [10H JK JK] with nothing declared is the run 10H JH QH
+    # (5.2: cards are laid in ascending order, so the order fixes what a joker stands for);
+    # to lay it as a set the player declares the jokers, as R43 does with JK=10?.
+    state = opened_with(["10H JK JK 10S 9H KH 5D", ""], "[10H JK JK]")
+    view = meld_view(state, 0)
+    assert (view["kind"], view["jokers"]) == ("run", ["JH", "QH"])
+    play(state, 0, "DRAW_STOCK")
+    assert "LAY_OFF 9H#1 m0 low" in [str(a) for a in state.legal_actions(0)]
+    assert not any(str(a).startswith("LAY_OFF 10S") for a in state.legal_actions(0))
+    declared = opened_with(["10H JK JK 10S 9H KH 5D", ""], "[10H JK=10? JK=10?]")
+    assert meld_view(declared, 0)["kind"] == "set"

@@ -374,3 +374,54 @@ def test_reshuffled_worlds_play_on_consistently() -> None:
             legal = world.legal_actions(seat)
             world.apply(seat, legal[rng.randrange(len(legal))])
             world.check_invariants()
+
+
+@pytest.mark.parametrize(("cap", "points"), [(3, 8), (5, 32), ("none", 64)])
+def test_fan_cap_bounds_the_base_points(cap: object, points: int) -> None:
+    # T10's 6-fan self-draw: base 2^min(fan, fan_cap) (section 14, option fan_cap).
+    hand = {
+        "miss": "p",
+        "concealed": "1m 2m 3m 1m 2m 3m 7m 8m 9m 9m 9m 9m 1m",
+        "win_tile": "1m",
+        "win_by": "self_draw",
+    }
+    options = GAME.options({"fan_cap": cap, "flower_pig_penalty": 32})
+    answer = GAME.answer_vector("hand", hand, options)
+    assert (answer["fan"], answer["points"]) == (6, points)
+
+
+T35_EXHAUSTION = [
+    {"won": True},
+    {
+        "miss": "s",
+        "concealed": "2m 2m 2m 5m 5m 5m 8p 8p 8p 5p",
+        "melds": [{"type": "P", "tiles": "2p 2p 2p"}],
+    },
+    {
+        "miss": "m",
+        "concealed": "1s 4s 7s 9s 2p 5p 8p",
+        "melds": [{"type": "K", "tiles": "3s 3s 3s 3s"}, {"type": "C", "tiles": "6p 6p 6p 6p"}],
+    },
+    {"miss": "p", "concealed": "1m 2m 3m 4m 5m 6m 7m 8m 9m 1s 1s 2s 4p"},
+]
+"""T35: seat 0 has won, 1 is ready, 2 is not ready with kong income 8, 3 is a pig."""
+
+
+@pytest.mark.parametrize(
+    ("options", "refund", "pig"),
+    [
+        ({}, [2, 4, -8, 2], [32, 32, 32, -96]),
+        ({"flower_pig_penalty": 48}, [2, 4, -8, 2], [48, 48, 48, -144]),
+        ({"flower_pig_payees": "active_non_pigs"}, [2, 4, -8, 2], [0, 32, 32, -64]),
+        ({"flower_pig_payees": "pot"}, [2, 4, -8, 2], [0, 0, 0, -32]),
+        ({"refund_recipients": "active_payers"}, [0, 4, -6, 2], [32, 32, 32, -96]),
+    ],
+)
+def test_exhaustion_settlement_options(
+    options: dict[str, Any], refund: list[int], pig: list[int]
+) -> None:
+    # Section 14: the pig penalty, who the pig pays (the winner is not active), and who the
+    # non-ready kong earner refunds.
+    data = {"seats": T35_EXHAUSTION, "kong_payments": [[1, 2, 2], [0, 2, 2], [1, 2, 2], [3, 2, 2]]}
+    answer = GAME.answer_vector("score", data, GAME.options(options))
+    assert (answer["refund"], answer["pig"]) == (refund, pig)

@@ -486,3 +486,22 @@ def test_sichuan_T32_three_winners_no_settlement() -> None:
 def test_sichuan_T32_variant_settle_on_three_winners() -> None:
     reasons = _play_t32({"settle_on_three_winners": True})
     assert reasons.count("refund") == 3
+
+
+def test_sichuan_self_draw_fan_counts_a_win_on_the_kong_replacement() -> None:
+    # Option self_draw_bonus="fan" (section 14): a win on a kong's replacement tile is a
+    # self-draw (D16), so it earns the self-draw fan on top of T29's fans.
+    state = deal(
+        T29_HANDS, front="1m 2m 5s", back="1p", miss="mmmm", options={"self_draw_bonus": "fan"}
+    )
+    discard(state, 0, "9s")
+    pass_all(state)
+    tsumogiri(state, 2)
+    act(state, 3, "concealed_kong 5s")
+    act(state, 3, "win")
+    win = state.winners[0]
+    assert (win.by, dict(win.score.fans), win.score.points) == (
+        "replacement",
+        {"root": 1, "kong_replacement": 1, "self_draw": 1},
+        8,
+    )

@@ -385,3 +385,19 @@ def test_random_matches_under_the_options(raw: dict[str, object]) -> None:
     assert played.state.round >= 3 or played.state.outcome() is not None
     check_replay(game, played)
     check_observations(game, played.state, random.Random(1))
+
+
+def test_a_take_whose_only_use_is_rearranging_own_melds_is_listed() -> None:
+    # R5b fits no end of R3..R7 and makes no meld with the rack: splitting the run is its
+    # only use (sections 7 and 8); apply accepts that take, so the list names it too.
+    state = build_position(
+        racks=["Y1 B9 K12", "Y2 Y3 Y4"],
+        melds=[(0, "run", "R3 R4 R5 R6 R7")],
+        pile="K1 R5",
+        phase="draw",
+    )
+    take = GAME.parse_action("take 2 rearrange 1 | run R3a R4a R5a | run R5b R6a R7a")
+    assert take in state.legal_actions(0)
+    events = state.apply(0, take)
+    assert [e.kind for e in events] == ["take_discard", "rearrange"]
+    state.check_invariants()

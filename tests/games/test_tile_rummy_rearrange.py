@@ -7,6 +7,7 @@ from __future__ import annotations
 import copy
 import random
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -176,3 +177,22 @@ def test_a_listed_smiley_is_freed_by_its_tile() -> None:
     (action,) = listed(state)
     state.apply(0, action)
     assert state.racks[0] == [parse_tile("B1a")]
+
+
+def test_a_smiley_freed_by_rearranging_may_be_fed_to_another_players_meld() -> None:
+    # Decision (docs/validation.md): the seed lets leftover tiles of a recombination be fed
+    # to other players' melds and forbids only taking someone else's Smiley. Once fed, the
+    # Smiley is in seat 1's meld, and seat 0 may not recombine it back.
+    state = build_position(
+        racks=["R6 Y1 B9", "Y2 Y3 Y4"],
+        melds=[(0, "run", "R3 R4 R5 Sa"), (1, "run", "K7 K8 K9")],
+    )
+    run = Meld("run", tuple(parse_tile(t) for t in ("R3a", "R4a", "R5a", "R6a")))
+    feed = Rearrange((1,), (run,), (Add(SMILEY_A, 2, HIGH),))
+    state.apply(0, feed)
+    assert SMILEY_A in state.melds[2].tiles and state.melds[2].owner == 1
+    back = Rearrange((2,), (Meld("run", tuple(state.melds[2].tiles)),))
+    before = state.snapshot()
+    with pytest.raises(IllegalAction) as info:
+        state.apply(0, back)
+    assert info.value.code == "NOT_YOUR_MELD" and state.snapshot() == before

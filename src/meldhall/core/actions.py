@@ -30,11 +30,13 @@ action for ``isinstance``.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from types import UnionType
 from typing import ClassVar, TypeVar
 
 from meldhall.core.engine import JSON, Action
+from meldhall.core.errors import MALFORMED_ACTION, UNKNOWN_ACTION, IllegalAction
 
 A = TypeVar("A", bound=Action)
 
@@ -82,3 +84,38 @@ def by_json_type(actions: Iterable[A]) -> dict[str, A]:
     """Return the actions keyed by the ``"type"`` of their JSON form (for
     ``action_from_json``)."""
     return {a.to_json()["type"]: a for a in actions}
+
+
+def refuse_malformed(
+    action: object, kinds: type | UnionType | tuple[type, ...], parse: Callable[[str], object]
+) -> None:
+    """Return None when ``action`` is one of the game's action ``kinds`` whose text form
+    reads back as the same action; else raise ``IllegalAction`` with ``UNKNOWN_ACTION`` (not
+    an action of the game) or ``MALFORMED_ACTION`` (a field out of range, e.g. a tile id
+    past the last tile), never another exception.
+
+    >>> @dataclass(frozen=True, slots=True)
+    ... class Discard(TileAction):
+    ...     '''Discard one tile.'''
+    ...     verb = json_type = "discard"
+    ...     tokens = ("R1a", "R1b")
+    >>> def parse(text):
+    ...     return Discard(Discard.tokens.index(text.split()[1]))
+    >>> refuse_malformed(Discard(1), Discard, parse)
+    >>> for bad in (Discard(2), Discard(-1), "discard R1a"):
+    ...     try:
+    ...         refuse_malformed(bad, Discard, parse)
+    ...     except IllegalAction as exc:
+    ...         print(exc.code)
+    MALFORMED_ACTION
+    MALFORMED_ACTION
+    UNKNOWN_ACTION
+    """
+    if not isinstance(action, kinds):
+        raise IllegalAction(UNKNOWN_ACTION, f"not an action of this game: {action!r}")
+    try:
+        back = parse(str(action))
+    except Exception as exc:  # any failure to write or read it back means a broken field
+        raise IllegalAction(MALFORMED_ACTION, f"{action!r}: {exc}") from None
+    if back != action:
+        raise IllegalAction(MALFORMED_ACTION, f"{action!r} names no piece or place")

@@ -1,7 +1,23 @@
 """The error taxonomy: every rejection of bad input is a ``MeldhallError`` (a ``ValueError``)
-whose message names the input; a broken engine invariant is an ``EngineBug``."""
+whose message names the input; a broken engine invariant is an ``EngineBug``.
+
+The reason codes every game gives for the same situation (docs/protocol.md, "Reason codes");
+a game whose spec names another code for one of them keeps the spec's (okey-cards: a finished
+game is ``GAME_OVER``).
+"""
 
 from __future__ import annotations
+
+MATCH_OVER = "MATCH_OVER"
+"""The match is over: no action applies any more."""
+NOT_YOUR_TURN = "NOT_YOUR_TURN"
+"""The seat may not act now."""
+WRONG_PHASE = "WRONG_PHASE"
+"""The action does not belong to this part of the turn."""
+UNKNOWN_ACTION = "UNKNOWN_ACTION"
+"""The object is none of the game's actions."""
+MALFORMED_ACTION = "MALFORMED_ACTION"
+"""An action of the game whose fields name no piece, seat or place (an out-of-range id)."""
 
 
 class MeldhallError(ValueError):

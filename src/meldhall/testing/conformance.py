@@ -3,8 +3,13 @@
 Each check plays seeded random matches through the public protocol only and raises
 ``AssertionError`` with the seed and step on the first violation:
 
-- every listed action applies; an action not listed now raises ``IllegalAction`` and leaves
-  the state unchanged;
+- every listed action applies; an action not listed now (one listed at an earlier step, or
+  for another seat) raises ``IllegalAction`` and leaves the state unchanged, unless the game
+  says it lists only some of its legal actions (``lists_every_legal_action = False``, e.g.
+  tile-rummy's rearrangements): then what it lists must apply, a subset of what it accepts;
+- an object that is no action of the game, or an action with a field out of range (a tile id
+  past the last tile, a negative index), raises ``IllegalAction`` and never another
+  exception, leaving the state unchanged;
 - actions round-trip through their text and JSON forms; observations are JSON;
 - replaying the log gives an identical state;
 - an observation does not change when the tiles hidden from that viewer are reshuffled;
@@ -13,10 +18,14 @@ Each check plays seeded random matches through the public protocol only and rais
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import dataclasses
 import json
 import random
+from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
 from meldhall.core.engine import Action, Game, Seat, State
 from meldhall.core.errors import IllegalAction
@@ -58,8 +67,10 @@ def play_random(
     seed = derive(seed_text.encode(), "conformance")
     state = game.new_state(opts, n, seed)
     rng = random.Random(seed_text)
+    sampler = random.Random(f"{seed_text}/probe")  # its own stream: play stays as it was
     log: list[tuple[Seat, Action]] = []
     seen: list[Action] = []
+    listed: list[Action] = []
     step = hands = hand_start = 0
     while state.outcome() is None and (stop_at is None or step < stop_at):
         movers = sorted(state.to_act())
@@ -69,7 +80,9 @@ def play_random(
         assert legal, f"{game.id} {seed_text} step {step}: seat {seat} to act without actions"
         assert len(set(legal)) == len(legal), f"{game.id}: duplicate legal actions {legal}"
         if probe_every and step % probe_every == 0:
-            _probe(game, state, seat, legal, seen, f"{game.id} {seed_text} step {step}")
+            _probe(game, state, seat, legal, seen + listed, f"{game.id} {seed_text} step {step}")
+        listed += sampler.sample(legal, min(3, len(legal)))
+        del listed[: max(0, len(listed) - 24)]
         action = legal[rng.randrange(len(legal))]
         seen.append(action)
         if len(seen) > 64:
@@ -108,8 +121,13 @@ def _probe(
         others += [(other, a) for a in state.legal_actions(other) if a in legal][:3]
         others += [(other, a) for a in legal[:2] if other not in state.to_act()]
     before = state.snapshot()
-    for who, action in others[:12]:
+    every = getattr(game, "lists_every_legal_action", True)
+    for who, action in others[:16]:
         if action in state.legal_actions(who):
+            continue
+        if not every:  # accepted or refused, but never another exception
+            with contextlib.suppress(IllegalAction):
+                copy.deepcopy(state).apply(who, action)
             continue
         try:
             state.apply(who, action)
@@ -118,6 +136,55 @@ def _probe(
         else:
             raise AssertionError(f"{where}: unlisted {action} by seat {who} was accepted")
         assert state.snapshot() == before, f"{where}: rejected {action} changed the state"
+    _probe_malformed(state, seat, legal, where)
+
+
+def _probe_malformed(state: State, seat: Seat, legal: tuple[Action, ...], where: str) -> None:
+    """Assert that objects of no action kind and actions with out-of-range fields raise
+    ``IllegalAction`` (never another exception) and change nothing."""
+    before = state.snapshot()
+    kinds: dict[type, Action] = {}
+    for action in legal:
+        kinds.setdefault(type(action), action)
+    bad: list[object] = [object(), "draw", None]
+    for action in kinds.values():
+        bad += list(out_of_range(action))[:4]
+    for thing in bad:
+        try:
+            state.apply(seat, thing)  # type: ignore[arg-type]
+        except IllegalAction:
+            pass
+        except Exception as exc:  # pragma: no cover - the assertion reports it
+            raise AssertionError(f"{where}: malformed {thing!r} raised {exc!r}") from exc
+        else:
+            raise AssertionError(f"{where}: malformed {thing!r} was accepted")
+        assert state.snapshot() == before, f"{where}: malformed {thing!r} changed the state"
+
+
+def out_of_range(action: Any) -> Iterator[Any]:
+    """Yield copies of a dataclass action with one field out of range: a whole number made
+    huge or negative, a huge id added to a tuple of numbers, the same inside a nested
+    action (a use, a meld); copies that cannot be built are left out."""
+    if not dataclasses.is_dataclass(action) or isinstance(action, type):
+        return
+    for f in dataclasses.fields(action):
+        if not f.init:
+            continue
+        value = getattr(action, f.name)
+        variants: list[Any] = []
+        if isinstance(value, int) and not isinstance(value, bool):
+            variants = [10**6, -1]
+        elif isinstance(value, tuple) and all(isinstance(v, int) for v in value):
+            variants = [(*value, 10**6)]
+        elif isinstance(value, tuple) and value and dataclasses.is_dataclass(value[0]):
+            variants = [(bad, *value[1:]) for bad in out_of_range(value[0])]
+        elif dataclasses.is_dataclass(value):
+            variants = list(out_of_range(value))
+        for variant in variants:
+            try:
+                yield dataclasses.replace(action, **{f.name: variant})
+            except Exception:  # a field check refused to build it: nothing to probe
+                continue
 
 
 def check_replay(game: Game, played: Played) -> None:

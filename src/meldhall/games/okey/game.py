@@ -20,7 +20,7 @@ class OkeyGame(Declared):
     min_seats = 2
     max_seats = 4
     default_seats = 4
-    rules_version = 1
+    rules_version = 2  # 2: a win scores its more valuable reading by the win_points (6.4)
     options_type = OkeyOptions
     presets: ClassVar[Presets] = {"classic": {}}
     bots = Bots("meldhall.bots.okey", ("random", "greedy", "strong"), on_timeout="greedy")

@@ -13,7 +13,7 @@ Run positions are 1..13, and 14 (the number 1 above 13) when runs wrap.
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from functools import cache
 
@@ -247,13 +247,30 @@ def pair_identities(counts: Sequence[int], wild: int) -> tuple[Identity, ...] | 
 # ---------------------------------------------------------------- the verdict
 
 
-def judge(counts: Sequence[int], wild: int, rules: HandRules) -> Verdict | None:
-    """Return the scored reading of 14 tiles, or None when they are not a winning hand."""
+def winning_readings(counts: Sequence[int], wild: int, rules: HandRules) -> tuple[Verdict, ...]:
+    """Return every winning reading of 14 tiles (seven pairs first, then sets and runs);
+    empty when they are not a winning hand."""
     if sum(counts) + wild != 14:
-        return None
+        return ()
     full_run = is_full_run(counts, wild, rules)
+    out: list[Verdict] = []
     if rules.seven_pairs and is_seven_pairs(counts, wild):
-        return Verdict(SEVEN_PAIRS, pair_identities(counts, wild), full_run)
+        out.append(Verdict(SEVEN_PAIRS, pair_identities(counts, wild), full_run))
     if full_run or is_sets_runs(counts, wild, rules):
-        return Verdict(SETS_RUNS, unique_identities(counts, wild, rules), full_run)
-    return None
+        out.append(Verdict(SETS_RUNS, unique_identities(counts, wild, rules), full_run))
+    return tuple(out)
+
+
+def judge(
+    counts: Sequence[int], wild: int, rules: HandRules, value: Callable[[str], int] | None = None
+) -> Verdict | None:
+    """Return the scored reading of 14 tiles, or None when they are not a winning hand.
+
+    When both readings exist the one that ``value`` (points by form) rates higher is scored
+    (6.4); on equal points, or without ``value``, seven pairs."""
+    readings = winning_readings(counts, wild, rules)
+    if not readings:
+        return None
+    if value is None:
+        return readings[0]
+    return max(readings, key=lambda v: (value(v.form), v.form == SEVEN_PAIRS))

@@ -26,6 +26,8 @@ import random
 from bisect import insort
 from typing import Any
 
+from meldhall.core import errors
+from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Action, Event, Outcome, Seat
 from meldhall.core.errors import EngineBug, IllegalAction
 from meldhall.core.rng import SeededStream, derive
@@ -41,8 +43,10 @@ from meldhall.games.okey.actions import (
     DiscardWin,
     Draw,
     EndHand,
+    OkeyAction,
     ShowIndicator,
     TakeDiscard,
+    parse_action,
 )
 from meldhall.games.okey.deal import canonical_deal
 from meldhall.games.okey.discards import winning_discards
@@ -305,8 +309,9 @@ class OkeyState:
     def apply(self, seat: Seat, action: Action) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction`` with the
         spec's reason code, leaving the state unchanged."""
+        refuse_malformed(action, OkeyAction, parse_action)
         if self.outcome_value is not None:
-            raise IllegalAction("WRONG_PHASE", f"seat {seat}: the match is over")
+            raise IllegalAction(errors.MATCH_OVER, f"seat {seat}: the match is over")
         if seat != self.turn:
             raise IllegalAction("NOT_YOUR_TURN", f"seat {seat} cannot act; seat {self.turn} is")
         if isinstance(action, Discard):
@@ -321,8 +326,8 @@ class OkeyState:
             events = self._show(seat)
         elif isinstance(action, EndHand):
             events = self._end_hand(seat)
-        else:
-            raise IllegalAction("WRONG_PHASE", f"seat {seat}: {action!r} is not an okey action")
+        else:  # pragma: no cover - refuse_malformed let only okey actions through
+            raise EngineBug(f"okey: no handler for {action!r}")
         self._version += 1
         return tuple(events)
 
@@ -425,14 +430,18 @@ class OkeyState:
             return events
         hand = [t for t in self.hands[seat] if t != tile]
         counts, wild = effective_faces(hand, self.okey)
-        verdict = judge(counts, wild, self.rules)
+        joker_discard = is_real_joker(tile, self.okey)
+        colour = TOKENS[self.indicator][0]
+
+        def points_of(form: str) -> int:
+            return hand_points(form, joker_discard, colour, self.options)
+
+        verdict = judge(counts, wild, self.rules, points_of)
         if verdict is None:
             raise EngineBug(f"okey: listed winning discard {TOKENS[tile]} fails the solver")
         self.hands[seat] = hand
         self.centre = [tile]
-        joker_discard = is_real_joker(tile, self.okey)
-        colour = TOKENS[self.indicator][0]
-        points = hand_points(verdict.form, joker_discard, colour, self.options)
+        points = points_of(verdict.form)
         deltas = win_deltas(seat, points, self.active, self.options)
         false_jokers = [face_name(self.okey)] * sum(1 for t in hand if t >= 104)
         jokers = (

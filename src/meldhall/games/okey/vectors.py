@@ -87,7 +87,12 @@ def answer_hand(data: Mapping[str, Any], options: OkeyOptions) -> dict[str, JSON
     if len(hand) != 14 or len(tiles_text.split(" ")) != 14:
         raise ParseError(f"okey vector: 'tiles' must hold 14 tiles, not {len(hand)}")
     counts, wild = effective_faces(hand, okey)
-    verdict = judge(counts, wild, _rules(options, okey))
+    joker_discard = bool(discard_text) and is_real_joker(tiles[-1], okey)
+
+    def points_of(form: str) -> int:
+        return hand_points(form, joker_discard, indicator_text[0], options)
+
+    verdict = judge(counts, wild, _rules(options, okey), points_of)
     if verdict is None:
         return {"win": False}
     out: dict[str, JSON] = {"win": True, "form": verdict.form}
@@ -95,9 +100,7 @@ def answer_hand(data: Mapping[str, Any], options: OkeyOptions) -> dict[str, JSON
         false_jokers = [face_name(okey)] * sum(1 for t in hand if t >= 104)
         out["jokers"] = false_jokers + [identity_name(i) for i in verdict.wild_identities]
     if discard_text:
-        final = tiles[15]
-        colour = indicator_text[0]
-        points = hand_points(verdict.form, is_real_joker(final, okey), colour, options)
+        points = points_of(verdict.form)
         out["points"] = points
         assert winner is not None
         out["deltas"] = win_deltas(winner, points, [True] * options.players, options)

@@ -9,15 +9,30 @@ from __future__ import annotations
 import random
 from typing import Literal
 
+from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome, Seat
 from meldhall.core.engine import Action as AnyAction
 from meldhall.core.errors import EngineBug, IllegalAction
 from meldhall.core.tiles import OKEY_CARDS
 from meldhall.games.okey_cards import view
-from meldhall.games.okey_cards.actions import Action, Discard, Draw, Quit, Select, Unselect
+from meldhall.games.okey_cards.actions import (
+    Action,
+    Discard,
+    Draw,
+    Quit,
+    Select,
+    Unselect,
+    parse_action,
+)
 from meldhall.games.okey_cards.options import OkeyCardsOptions
 from meldhall.games.okey_cards.pieces import CARD_COUNT, token
-from meldhall.games.okey_cards.scoring import best_total, classify, has_combination, points, reward
+from meldhall.games.okey_cards.scoring import (
+    best_total,
+    classify,
+    has_combination,
+    points,
+    reward,
+)
 
 HAND_SLOTS = 5
 FIELD_SLOTS = 3
@@ -98,10 +113,11 @@ class OkeyCardsState:
     # ------------------------------------------------------------------ actions
 
     def _check(self, seat: Seat, action: AnyAction) -> None:
-        if seat != 0:
-            raise IllegalAction("NOT_YOUR_TURN", f"okey-cards has one seat, not seat {seat}")
+        refuse_malformed(action, Action, parse_action)
         if self.phase == "OVER":
             raise IllegalAction("GAME_OVER", f"{action}: the game is over")
+        if seat != 0:
+            raise IllegalAction("NOT_YOUR_TURN", f"okey-cards has one seat, not seat {seat}")
         if isinstance(action, Draw):
             if not self.deck:
                 raise IllegalAction("DECK_EMPTY", "draw: no cards left in the deck")
@@ -115,8 +131,8 @@ class OkeyCardsState:
         elif isinstance(action, Unselect):
             if action.card.id not in self.field:
                 raise IllegalAction("NOT_ON_FIELD", f"{action}: {action.card} is not on the field")
-        elif not isinstance(action, Quit):
-            raise IllegalAction("UNKNOWN_ACTION", f"not an okey-cards action: {action!r}")
+        elif not isinstance(action, Quit):  # pragma: no cover - refuse_malformed saw to it
+            raise EngineBug(f"okey-cards: no check for {action!r}")
 
     def apply(self, seat: Seat, action: AnyAction) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction`` (reason

@@ -37,18 +37,17 @@ def answer_vector(kind: str, data: Mapping[str, JSON], options: Any) -> dict[str
     cards = card_ids(_tiles(data))
     if kind == "best":
         return {"value": best_total(mask_of(cards), options.score_table)}
-    if len(cards) != 3:
-        raise ParseError(f"a combination is three cards, not {len(cards)}")
-    combo = classify(cards)
     wanted = data.get("type")
     if wanted not in (None, "set", "run"):
         raise ParseError(f"okey-cards combinations are 'set' or 'run', not {wanted!r}")
+    combo = classify(cards)  # None for another number of cards than 3, too
     if combo is None or wanted not in (None, combo.kind):
         return {"valid": False}
     out: dict[str, JSON] = {
         "valid": True,
         "type": combo.kind,
         "value": points(combo, options.score_table),
+        "jokers": [],  # okey-cards has no jokers (VECTORS.md 4.1)
     }
     if combo.kind == "run":
         out["same_colour"] = combo.same_colour

@@ -446,18 +446,8 @@ def _gifts(state: LadderState, seat: int, rack: list[int], out: list[Any]) -> No
 
 
 def _discards(state: LadderState, seat: int, rack: list[int], out: list[Any]) -> None:
-    taken = state.taken
-    if taken >= 0 and taken in rack:
-        return
-    if state.provisional and taken >= 0:
-        value = state.provisional_value()
-        if value < state.requirement(state.prov_kind):
-            tiles = {t for c in state.provisional for t in state.combos[c].tiles}
-            if taken in tiles:
-                finishing = len(rack) == 1 and state.options.one_go_finish_ignores_threshold
-                if not finishing:
-                    return
-    out.extend(map(_DISCARDS.__getitem__, rack))
+    if rack and state.discard_refusal(seat, rack[0]) is None:
+        out.extend(map(_DISCARDS.__getitem__, rack))
 
 
 def actions(state: LadderState) -> tuple[Any, ...]:

@@ -13,8 +13,9 @@ from bisect import insort
 from collections.abc import Iterable
 from typing import Any
 
+from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome
-from meldhall.core.errors import EngineBug, IllegalAction, ParseError
+from meldhall.core.errors import MATCH_OVER, EngineBug, IllegalAction
 from meldhall.games.okey_ladder import legal, view
 from meldhall.games.okey_ladder.actions import (
     Discard,
@@ -26,6 +27,7 @@ from meldhall.games.okey_ladder.actions import (
     ReplaceJoker,
     ReturnTaken,
     TakeDiscard,
+    parse_action,
 )
 from meldhall.games.okey_ladder.combos import (
     GROUP,
@@ -150,6 +152,36 @@ class LadderState:
         """Return the total value of the turn's provisional combinations."""
         return sum(self.combos[c].value() for c in self.provisional)
 
+    def provisional_reaches(self) -> bool:
+        """Return True when the turn's provisional combinations reach the requirement of
+        their opening type (7.2): the one "value >= requirement" test of the game."""
+        return self.provisional_value() >= self.requirement(self.prov_kind)
+
+    def opening_stands(self, seat: int) -> bool:
+        """Return True when a discard now lets the provisional opening stand: it reaches the
+        requirement, or it finishes in one go (``one_go_finish_ignores_threshold``)."""
+        finishing = len(self.racks[seat]) == 1 and self.options.one_go_finish_ignores_threshold
+        return finishing or self.provisional_reaches()
+
+    def discard_refusal(self, seat: int, tile: int) -> IllegalAction | None:
+        """Return why ``seat`` may discard no tile now (8.1), or None: an unused taken tile,
+        or a too-low opening that holds the taken tile (it would go back to the rack)."""
+        if self.taken < 0:
+            return None
+        if self.taken in self.racks[seat]:
+            return _illegal(
+                "TAKEN_TILE_UNUSED", seat, Discard(tile), "use the taken tile in a new combination"
+            )
+        holds_taken = any(self.taken in self.combos[c].tiles for c in self.provisional)
+        if holds_taken and not self.opening_stands(seat):
+            return _illegal(
+                "OPENING_TOO_LOW_WITH_TAKEN_TILE",
+                seat,
+                Discard(tile),
+                "the opening is too low and holds the taken tile",
+            )
+        return None
+
     def may_work_table(self, seat: int) -> bool:
         """Return True when ``seat`` may lay off, exchange jokers or push pairs (7.4): an
         opening from an earlier turn, or (``layoff_in_opening_turn``) one made or reached
@@ -160,7 +192,7 @@ class LadderState:
         return (
             self.options.layoff_in_opening_turn
             and bool(self.provisional)
-            and self.provisional_value() >= self.requirement(self.prov_kind)
+            and self.provisional_reaches()
         )
 
     def effective_status(self, seat: int) -> int:
@@ -222,11 +254,10 @@ class LadderState:
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Apply ``action`` for ``seat`` and return its events, or raise ``IllegalAction``
         (the state unchanged)."""
-        handler = _HANDLERS.get(type(action))
-        if handler is None:
-            raise ParseError(f"not an okey-ladder action: {action!r}")
+        refuse_malformed(action, tuple(_HANDLERS), parse_action)
+        handler = _HANDLERS[type(action)]
         if self.over:
-            raise _illegal("WRONG_PHASE", seat, action, "the match is over")
+            raise _illegal(MATCH_OVER, seat, action, "the match is over")
         if seat != self.to_move:
             raise _illegal("NOT_YOUR_TURN", seat, action, f"seat {self.to_move} is to act")
         events: list[Event] = []
@@ -315,6 +346,9 @@ class LadderState:
         if status not in (NONE, wants):
             raise _illegal("OPENING_TYPE_LOCKED", seat, action, f"opened {OPENED_NAMES[status]}")
         start = shape(kind, tiles, self.jokers.eff, self.jokers.okey)
+        if start < 0 and kind == RUN:  # given descending (6.1): stored ascending
+            start = shape(kind, tiles[::-1], self.jokers.eff, self.jokers.okey)
+            tiles = tiles[::-1]
         if start < 0:
             raise _illegal("INVALID_COMBINATION", seat, action, f"not a {KIND_NAMES[kind]}")
         if not self.keeps_discard(seat, tiles):
@@ -586,24 +620,15 @@ class LadderState:
         """Return (opening stands, wrong discard charged, outcome) for discarding ``tile``,
         or raise: outcome is ``"stands"``, ``"returned"`` or ``"finish"`` (8.1)."""
         rack = self.racks[seat]
-        if self.taken >= 0 and self.taken in rack:
-            raise _illegal(
-                "TAKEN_TILE_UNUSED", seat, Discard(tile), "use the taken tile in a new combination"
-            )
+        refusal = self.discard_refusal(seat, tile)
+        if refusal is not None:
+            raise refusal
         opens = True
         returned: list[int] = []
         if self.provisional:
-            finishing = len(rack) == 1 and self.options.one_go_finish_ignores_threshold
-            opens = finishing or self.provisional_value() >= self.requirement(self.prov_kind)
+            opens = self.opening_stands(seat)
             if not opens:
                 returned = [t for c in self.provisional for t in self.combos[c].tiles]
-                if self.taken in returned:
-                    raise _illegal(
-                        "OPENING_TOO_LOW_WITH_TAKEN_TILE",
-                        seat,
-                        Discard(tile),
-                        "the opening is too low and holds the taken tile",
-                    )
         if len(rack) + len(returned) == 1:
             return opens, False, "finish"
         if self.jokers.eff[tile] == WILD:

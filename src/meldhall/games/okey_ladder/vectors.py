@@ -14,6 +14,7 @@ from typing import Any
 
 from meldhall.core.engine import JSON
 from meldhall.core.errors import ParseError
+from meldhall.core.identities import identity_matches, settled
 from meldhall.core.tiles import OKEY_COLOURS, okey_tokens, parse_okey_many, split_tokens
 from meldhall.games.okey_ladder.combos import (
     KIND_NAMES,
@@ -113,16 +114,18 @@ def _readings(effs: list[int], okey: int, is_joker: list[bool]) -> list[tuple[in
 
 
 def _agrees(kind: int, ids: list[str], declared: list[str], effs: list[int]) -> bool:
+    """Return True when the declared identities fit the reading's (``?``: any colour the
+    meld leaves open; a set's declared colours all different)."""
     if len(declared) != len(ids):
         return False
+    if not all(identity_matches(want, got) for want, got in zip(declared, ids, strict=True)):
+        return False
     if kind != SET:
-        return declared == ids
+        return True
     colours = {f // 13 for f in effs if f != WILD}
     for got, want in zip(ids, declared, strict=True):
-        if want == got:
+        if want == got or want[0] == "?":
             continue
-        if not got.startswith("?") or want[1:] != got[1:] or want[0] not in OKEY_COLOURS:
-            return False
         colour = OKEY_COLOURS.index(want[0])
         if colour in colours:
             return False
@@ -150,7 +153,7 @@ def _meld(data: Mapping[str, JSON]) -> dict[str, JSON]:
         return {"valid": False}
     kind, value, ids = max(readings, key=lambda r: (r[1], -r[0]))
     if declared is not None:
-        ids = declared
+        ids = [settled(want, got) for want, got in zip(declared, ids, strict=True)]
     return {"valid": True, "type": KIND_NAMES[kind], "value": value, "jokers": list(ids)}
 
 

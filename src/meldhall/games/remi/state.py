@@ -18,8 +18,9 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
+from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import Event, Outcome, ranks_by
-from meldhall.core.errors import EngineBug, IllegalAction, OptionsError
+from meldhall.core.errors import MATCH_OVER, EngineBug, IllegalAction, OptionsError
 from meldhall.core.options import options_to_json
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.remi.actions import (
@@ -35,6 +36,7 @@ from meldhall.games.remi.actions import (
     MeldSpec,
     Open,
     RemiAction,
+    parse_action,
 )
 from meldhall.games.remi.legal import MoveRules, TableIndex, index_table, places_card, placing_moves
 from meldhall.games.remi.melds import (
@@ -264,8 +266,9 @@ class RemiState:
 
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction``."""
+        refuse_malformed(action, RemiAction, parse_action)
         if self.phase == OVER:
-            raise IllegalAction("MATCH_OVER", f"seat {seat}: the match is over")
+            raise IllegalAction(MATCH_OVER, f"seat {seat}: the match is over")
         if seat != self.current:
             raise IllegalAction("NOT_YOUR_TURN", f"seat {seat}: it is seat {self.current}'s turn")
         if isinstance(action, DrawStock | DrawDiscard):
@@ -276,8 +279,8 @@ class RemiState:
             events = self._discard(seat, action)
         elif isinstance(action, Open | MeldAction | LayOff | Exchange):
             events = self._place(seat, action)
-        else:
-            raise IllegalAction("WRONG_PHASE", f"not a remi action: {action!r}")
+        else:  # pragma: no cover - refuse_malformed let only remi actions through
+            raise EngineBug(f"remi: no handler for {action!r}")
         self._legal = None
         return tuple(events)
 

@@ -43,6 +43,7 @@ class TileRummyGame(Declared):
     higher_is_better = True
     hand_result = "scores"
     timeout = TimeoutPolicy(draws=frozenset({"draw"}))
+    lists_every_legal_action = False  # rearrangements: the solver's, one per own meld (7)
 
     def options(self, raw: Mapping[str, JSON] | None = None) -> TileRummyOptions:
         """Return validated options (defaults: the seed's house rules), or raise

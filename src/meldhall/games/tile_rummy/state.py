@@ -12,8 +12,10 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
+from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome, ranks_by
 from meldhall.core.engine import Action as EngineAction
+from meldhall.core.errors import EngineBug, IllegalAction
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.tile_rummy import checks, view
 from meldhall.games.tile_rummy.actions import (
@@ -29,6 +31,7 @@ from meldhall.games.tile_rummy.actions import (
     TakeDiscard,
     Timeout,
     Use,
+    parse_action,
 )
 from meldhall.games.tile_rummy.checks import fail
 from meldhall.games.tile_rummy.legal import Acceptors, add_actions, meld_actions, take_actions
@@ -274,7 +277,8 @@ class TileRummyState:
 
     def legal_actions(self, seat: int) -> tuple[Action, ...]:
         """Return the listed actions of ``seat`` in canonical order: the draw (or END_ROUND)
-        then takes by pile index; or new melds, adds, rearrangements, then discards.
+        then takes by pile index, then takes used by a rearrangement by pile index; or new
+        melds, adds, rearrangements, then discards.
 
         MELD, ADD and TAKE_DISCARD name one copy per interchangeable choice (the lowest
         ids); REARRANGE lists, per own meld, the solver's recombination with rack tiles
@@ -291,7 +295,7 @@ class TileRummyState:
         keep = self._keep_meld(seat)
         if self.phase == "draw":
             out.append(DRAW if self.can_draw() else END_ROUND)
-            out += take_actions(
+            takes = take_actions(
                 rack,
                 self.pile,
                 self._acceptors(),
@@ -300,6 +304,8 @@ class TileRummyState:
                 self._may_place(seat, taking=True),
                 keep,
             )
+            out += takes
+            out += self._rearranging_takes(seat, {a.index for a in takes})
             return out
         pool = Pool(rack)
         out += meld_actions(pool, self.wrap, keep)
@@ -310,11 +316,43 @@ class TileRummyState:
         out += [_DISCARDS[t] for t in rack]
         return out
 
+    def _rearranging_takes(self, seat: int, used: set[int]) -> list[TakeDiscard]:
+        """Return a TAKE_DISCARD whose use is a rearrangement of own melds (the solver's, as
+        in the play phase) for every pile depth not in ``used`` (no meld or add takes that
+        tile), kept only when ``apply``'s own checks accept it."""
+        own = [(m.id, m.shape, m.tiles) for m in self.melds.values() if m.owner == seat]
+        if not own:
+            return []
+        depths = range(1, len(self.pile) + 1)
+        if not self.options.discard_take_any_depth:
+            depths = range(len(self.pile), len(self.pile) + 1)
+        out: list[TakeDiscard] = []
+        for index in depths:
+            if index in used:
+                continue
+            target = self.pile[index - 1]
+            tiles = sorted([*self.racks[seat], *self.pile[index - 1 :]])
+            for use in rearrange_actions(own, tiles, Pool(tiles), self.wrap, self.rules):
+                action = TakeDiscard(index, use)
+                if target in use.placed() and self._accepts_take(seat, action):
+                    out.append(action)
+        return out
+
+    def _accepts_take(self, seat: int, action: TakeDiscard) -> bool:
+        """Return True when ``apply`` would accept this take (the same checks)."""
+        try:
+            taken = checks.check_take(self, seat, action)
+            checks.check_use(self, seat, action.use, taken)
+        except IllegalAction:
+            return False
+        return True
+
     # ------------------------------------------------------------------ apply
 
     def apply(self, seat: int, action: EngineAction) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction`` (nothing
         changes then; an object that is no tile-rummy action is rejected too)."""
+        refuse_malformed(action, Action, parse_action)
         events: list[Event] = []
         if isinstance(action, Draw):
             checks.check_turn(self, seat, "draw", action)
@@ -343,8 +381,8 @@ class TileRummyState:
             self._place(seat, action, checked, events)
         elif isinstance(action, Timeout):
             self._timeout(seat, action, events)
-        else:
-            raise fail("WRONG_PHASE", f"seat {seat}: {action!r} is not a tile-rummy action")
+        else:  # pragma: no cover - refuse_malformed let only tile-rummy actions through
+            raise EngineBug(f"tile-rummy: no handler for {action!r}")
         return tuple(events)
 
     def _draw(self, seat: int, events: list[Event]) -> None:

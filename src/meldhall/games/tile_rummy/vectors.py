@@ -7,6 +7,7 @@ from typing import Any
 
 from meldhall.core.engine import JSON
 from meldhall.core.errors import ParseError
+from meldhall.core.identities import identity_matches
 from meldhall.core.tiles import parse_okey_many, split_tokens
 from meldhall.games.tile_rummy.melds import joker_identities, judge, judge_any
 from meldhall.games.tile_rummy.options import TileRummyOptions
@@ -63,7 +64,7 @@ def _declared(declare: Any, jokers: list[str]) -> bool:
     for said, real in zip(declare, jokers, strict=True):
         if not isinstance(said, str):
             return False
-        if said != real and not (real.startswith("?") and said[1:] == real[1:]):
+        if not identity_matches(said, real):
             return False
     return True
 

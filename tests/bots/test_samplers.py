@@ -15,9 +15,16 @@ import pytest
 
 from meldhall.bench.clone import positions
 from meldhall.games.okey.sample import sample as okey_sample
+from meldhall.games.okey_cards.sample import sample as okey_cards_sample
+from meldhall.games.remi.sample import sample as remi_sample
 from meldhall.games.sichuan.sample import sample as sichuan_sample
 
-SAMPLERS: dict[str, Callable[..., Any]] = {"okey": okey_sample, "sichuan": sichuan_sample}
+SAMPLERS: dict[str, Callable[..., Any]] = {
+    "okey": okey_sample,
+    "okey-cards": okey_cards_sample,
+    "remi": remi_sample,
+    "sichuan": sichuan_sample,
+}
 
 
 @pytest.mark.parametrize("bot", ["", "greedy"])

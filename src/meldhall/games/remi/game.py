@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
+from meldhall.core.engine import JSON
 from meldhall.games.remi.actions import RemiAction, action_from_json, parse_action
 from meldhall.games.remi.options import RemiOptions, parse_remi_options
+from meldhall.games.remi.sample import sample
 from meldhall.games.remi.state import RemiState
 from meldhall.games.remi.vectors import answer_vector
 
@@ -36,6 +39,10 @@ class RemiGame:
     def action_from_json(self, data: Any) -> RemiAction:
         """Return the action of its JSON form, or raise ``ParseError``."""
         return action_from_json(data)
+
+    def sample(self, observation: Mapping[str, JSON], rng: random.Random) -> RemiState:
+        """Return a world consistent with a seat's observation, for search (``sample``)."""
+        return sample(observation, rng)
 
     def answer_vector(
         self, kind: str, data: Mapping[str, Any], options: RemiOptions

@@ -18,12 +18,14 @@ from meldhall.games.okey.sample import sample as okey_sample
 from meldhall.games.okey_cards.sample import sample as okey_cards_sample
 from meldhall.games.remi.sample import sample as remi_sample
 from meldhall.games.sichuan.sample import sample as sichuan_sample
+from meldhall.games.tile_rummy.sample import sample as tile_rummy_sample
 
 SAMPLERS: dict[str, Callable[..., Any]] = {
     "okey": okey_sample,
     "okey-cards": okey_cards_sample,
     "remi": remi_sample,
     "sichuan": sichuan_sample,
+    "tile-rummy": tile_rummy_sample,
 }
 
 

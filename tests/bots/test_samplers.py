@@ -16,6 +16,7 @@ import pytest
 from meldhall.bench.clone import positions
 from meldhall.games.okey.sample import sample as okey_sample
 from meldhall.games.okey_cards.sample import sample as okey_cards_sample
+from meldhall.games.okey_ladder.sample import sample as okey_ladder_sample
 from meldhall.games.remi.sample import sample as remi_sample
 from meldhall.games.sichuan.sample import sample as sichuan_sample
 from meldhall.games.tile_rummy.sample import sample as tile_rummy_sample
@@ -23,6 +24,7 @@ from meldhall.games.tile_rummy.sample import sample as tile_rummy_sample
 SAMPLERS: dict[str, Callable[..., Any]] = {
     "okey": okey_sample,
     "okey-cards": okey_cards_sample,
+    "okey-ladder": okey_ladder_sample,
     "remi": remi_sample,
     "sichuan": sichuan_sample,
     "tile-rummy": tile_rummy_sample,

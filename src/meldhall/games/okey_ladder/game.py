@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any
 
@@ -11,6 +12,7 @@ from meldhall.games.okey_ladder.actions import Action, action_from_json, parse_a
 from meldhall.games.okey_ladder.answers import answer
 from meldhall.games.okey_ladder.deal import SEATS
 from meldhall.games.okey_ladder.options import LadderOptions, parse_ladder_options
+from meldhall.games.okey_ladder.sample import sample
 from meldhall.games.okey_ladder.state import LadderState
 
 
@@ -40,6 +42,10 @@ class LadderGame:
     def action_from_json(self, data: JSON) -> Action:
         """Return the action of its JSON form, or raise ``ParseError``."""
         return action_from_json(data)
+
+    def sample(self, observation: Mapping[str, JSON], rng: random.Random) -> LadderState:
+        """Return a world consistent with a seat's observation, for search (``sample``)."""
+        return sample(observation, rng)
 
     def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
         """Return the expect fields of a ``meld``, ``best`` or ``score`` vector."""

@@ -11,10 +11,12 @@ from __future__ import annotations
 import random
 from bisect import insort
 from collections.abc import Iterable
+from functools import cache
 from typing import Any
 
 from meldhall.core.engine import JSON, Event, Outcome
 from meldhall.core.errors import EngineBug, IllegalAction, ParseError
+from meldhall.core.options import options_to_json
 from meldhall.games.okey_ladder import legal
 from meldhall.games.okey_ladder.actions import (
     Discard,
@@ -62,6 +64,16 @@ WRONG_DISCARD = 100
 
 def _illegal(code: str, seat: int, action: object, why: str) -> IllegalAction:
     return IllegalAction(code, f"seat {seat}, {action}: {why}")
+
+
+_DEAL_OPTIONS = ("deal", "indicator", "hands", "wall")
+"""The options that fix the first hand's deal (left out of observations: they show tiles)."""
+
+
+@cache
+def public_rules(options: LadderOptions) -> dict[str, JSON]:
+    """Return the options as JSON, those that fix the deal left out."""
+    return {k: v for k, v in options_to_json(options).items() if k not in _DEAL_OPTIONS}
 
 
 class LadderState:
@@ -787,6 +799,12 @@ class LadderState:
             if self.jokers_placed
             else [],
             "over": self.over,
+            "public": {
+                "rules": public_rules(self.options),
+                "next_cid": self.next_cid,
+                "prov_kind": OPENED_NAMES[self.prov_kind],
+                "pairs_given": self.pairs_given,
+            },
         }
 
     def _public(self) -> dict[str, JSON]:

@@ -16,8 +16,9 @@ from meldhall.core.tiles import OKEY_CARDS
 from meldhall.games.okey_cards.combos import CARD_COUNT
 from meldhall.games.okey_cards.options import OkeyCardsOptions
 from meldhall.games.okey_cards.state import OkeyCardsState
+from meldhall.games.sampling import TokenIds, seated_viewer
 
-_ID = {str(card): i for i, card in enumerate(OKEY_CARDS)}
+_ID = TokenIds([str(card) for card in OKEY_CARDS])
 
 
 def _slots(tokens: list[str | None]) -> list[int | None]:
@@ -28,8 +29,7 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> OkeyCardsStat
     """Return a State consistent with the player's observation, the deck shuffled by
     ``rng``; raise ``MeldhallError`` for a spectator's observation or a game that is over."""
     obs: Any = observation
-    if obs.get("seat") != 0 or obs["over"]:
-        raise MeldhallError("okey-cards sample: needs the player's view of a game not over")
+    seated_viewer(observation, "okey-cards")
     options = OkeyCardsOptions(
         draw_mode=obs["draw_mode"],
         score_table=obs["score_table"],
@@ -39,7 +39,7 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> OkeyCardsStat
     )
     hand = _slots(obs["hand_slots"])
     field = _slots(obs["field"])
-    discards = [_ID[t] for t in obs["discards"]]
+    discards = _ID.many(obs["discards"])
     played = [
         ((_ID[a], _ID[b], _ID[c]), line["points"])
         for line in obs["played"]

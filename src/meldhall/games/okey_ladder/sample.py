@@ -20,21 +20,16 @@ from meldhall.games.okey_ladder.options import parse_ladder_options
 from meldhall.games.okey_ladder.scoring import OPENED_NAMES
 from meldhall.games.okey_ladder.state import LadderState
 from meldhall.games.okey_ladder.tiles import TOKEN, Jokers
+from meldhall.games.sampling import TokenIds, seated_viewer
 
-_ID = {token: tile for tile, token in enumerate(TOKEN)}
-
-
-def _ids(tokens: list[str]) -> list[int]:
-    return [_ID[t] for t in tokens]
+_ID = TokenIds(TOKEN)
 
 
 def sample(observation: Mapping[str, JSON], rng: random.Random) -> LadderState:
     """Return a State consistent with a seat's observation, hidden tiles dealt from ``rng``;
     raise ``MeldhallError`` for a spectator's observation or a match that is over."""
     obs: Any = observation
-    viewer = obs.get("seat")
-    if viewer is None or obs["over"]:
-        raise MeldhallError("okey-ladder sample: needs a seated viewer in a match not over")
+    viewer = seated_viewer(observation, "okey-ladder")
     pub = obs["public"]
     options = parse_ladder_options(pub["rules"])
     state = LadderState(options, rng.randbytes(32), deal=False)
@@ -59,12 +54,12 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> LadderState:
     state.pairs_given = pub["pairs_given"]
     state.next_cid = pub["next_cid"]
     state.ends_used = {(c, END_NAMES.index(e)) for c, e in obs["ends_used"]}
-    state.jokers_placed = set(_ids(obs["jokers_placed"]))
+    state.jokers_placed = set(_ID.many(obs["jokers_placed"]))
 
     seen = {jokers.indicator}
     state.combos = {}
     for view in obs["table"]:
-        tiles = _ids(view["tiles"])
+        tiles = _ID.many(view["tiles"])
         kind = KIND_NAMES.index(view["kind"])
         start = shape(kind, tiles, jokers.eff, jokers.okey)
         if start < 0:
@@ -73,9 +68,9 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> LadderState:
         state.combos[combo.cid] = combo
         seen.update(tiles)
     state.provisional = [c.cid for c in state.combos.values() if c.provisional]
-    own = _ids(obs["hand"])
+    own = _ID.many(obs["hand"])
     seen.update(own)
-    shown = [_ids(p["tiles"]) for p in obs["discards"]]
+    shown = [_ID.many(p["tiles"]) for p in obs["discards"]]
     for tiles in shown:
         seen.update(tiles)
     if state.taken >= 0:

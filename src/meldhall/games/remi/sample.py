@@ -23,21 +23,16 @@ from meldhall.games.remi.options import RemiOptions
 from meldhall.games.remi.state import RemiState
 from meldhall.games.remi.table import TableMeld
 from meldhall.games.remi.views import PHASES
+from meldhall.games.sampling import TokenIds, seated_viewer
 
-_ID = {token: card for card, token in enumerate(TOKEN)}
-
-
-def _ids(tokens: list[str]) -> list[int]:
-    return [_ID[t] for t in tokens]
+_ID = TokenIds(TOKEN)
 
 
 def sample(observation: Mapping[str, JSON], rng: random.Random) -> RemiState:
     """Return a State consistent with a seat's observation, hidden cards dealt from ``rng``;
     raise ``MeldhallError`` for a spectator's observation or a match that is over."""
     obs: Any = observation
-    viewer = obs.get("seat")
-    if viewer is None or obs["over"]:
-        raise MeldhallError("remi sample: needs a seated viewer in a match not over")
+    viewer = seated_viewer(observation, "remi")
     options = parse_options(RemiOptions, obs["options"])
     n = len(obs["hand_counts"])
     state: RemiState = object.__new__(RemiState)
@@ -74,10 +69,10 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> RemiState:
     state.kalooki_ok = obs["public"]["kalooki_ok"]
     state.rebuilds = obs["stock_rebuilds"]
 
-    state.discard = _ids(obs["discard"])
+    state.discard = _ID.many(obs["discard"])
     state.melds = [_meld(m, runs) for m in obs["melds"]]
-    state.known = [set(_ids(k)) for k in obs["known"]]
-    own = _ids(obs["hand"])
+    state.known = [set(_ID.many(k)) for k in obs["known"]]
+    own = _ID.many(obs["hand"])
     seen = set(own) | set(state.discard)
     seen.update(c for m in state.melds for c in m.cards)
     seen.update(c for k in state.known for c in k)
@@ -100,7 +95,7 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> RemiState:
 
 def _meld(view: Mapping[str, Any], runs: RunRules) -> TableMeld:
     """Return the table meld of its public view."""
-    cards = _ids(view["cards"])
+    cards = _ID.many(view["cards"])
     if view["kind"] == "run":
         start = run_start(cards, runs)
         if start is None:

@@ -14,6 +14,7 @@ from typing import Any
 from meldhall.core.engine import JSON
 from meldhall.core.errors import MeldhallError
 from meldhall.core.options import parse_options
+from meldhall.games.sampling import seated_viewer
 from meldhall.games.tile_rummy.faces import TILE_COUNT, parse_tile, value_table
 from meldhall.games.tile_rummy.melds import judge
 from meldhall.games.tile_rummy.options import TileRummyOptions
@@ -30,9 +31,7 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> TileRummyStat
     """Return a State consistent with a seat's observation, hidden tiles dealt from ``rng``;
     raise ``MeldhallError`` for a spectator's observation or a match that is over."""
     obs: Any = observation
-    viewer = obs.get("seat")
-    if viewer is None or obs["over"]:
-        raise MeldhallError("tile-rummy sample: needs a seated viewer in a match not over")
+    viewer = seated_viewer(observation, "tile-rummy")
     pub = obs["public"]
     options = parse_options(TileRummyOptions, pub["options"])
     n = len(obs["rack_counts"])

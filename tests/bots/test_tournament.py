@@ -65,3 +65,9 @@ def test_command_writes_the_json_object(tmp_path: Path) -> None:
 def test_a_line_up_of_the_wrong_size_is_named(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["tournament", "sichuan", "--bots", "greedy", "--deals", "1"]) == 2
     assert "one bot per seat" in capsys.readouterr().err
+
+
+def test_worker_processes_give_the_same_results_in_deal_order() -> None:
+    jobs = jobs_of(find_game("okey-cards"), ["greedy"], 4, "t", {})
+    alone, pooled = run_jobs(jobs, workers=1), run_jobs(jobs, workers=2)
+    assert [(r.deal, r.scores) for r in pooled] == [(r.deal, r.scores) for r in alone]

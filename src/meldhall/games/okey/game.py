@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from meldhall.core.engine import JSON, Bots, Declared, Presets, Preview, TimeoutPolicy, VectorKinds
 from meldhall.games.okey.actions import OkeyAction, action_from_json, parse_action
 from meldhall.games.okey.options import OkeyOptions, parse
+from meldhall.games.okey.sample import sample
 from meldhall.games.okey.state import OkeyState
 from meldhall.games.okey.vectors import answer_vector
 
@@ -54,6 +56,10 @@ class OkeyGame(Declared):
     def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
         """Return the expect fields of a ``hand`` or ``score`` vector."""
         return answer_vector(kind, data, options)
+
+    def sample(self, observation: Mapping[str, JSON], rng: random.Random) -> OkeyState:
+        """Return a world consistent with a seat's observation, for search (``sample``)."""
+        return sample(observation, rng)
 
 
 GAME = OkeyGame()

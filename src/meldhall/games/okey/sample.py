@@ -20,15 +20,14 @@ from meldhall.games.okey.hand import HandRules
 from meldhall.games.okey.options import OkeyOptions
 from meldhall.games.okey.pieces import OKEY_TILE_IDS, TILE_COUNT, okey_face
 from meldhall.games.okey.state import OkeyState
+from meldhall.games.sampling import seated_viewer
 
 
 def sample(observation: Mapping[str, JSON], rng: random.Random) -> OkeyState:
     """Return a State consistent with a seat's observation, hidden tiles dealt from ``rng``;
     raise ``MeldhallError`` for a spectator's observation or a match that is over."""
     obs: Any = observation
-    viewer = obs.get("seat")
-    if viewer is None or obs["over"]:
-        raise MeldhallError("okey sample: needs a seated viewer in a match not over")
+    viewer = seated_viewer(observation, "okey")
     pub = obs["public"]
     rules = dict(obs["rules"], deal="canonical")
     options = parse_options(OkeyOptions, rules)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping, Sequence
 from typing import Any, ClassVar
 
@@ -22,6 +23,7 @@ from meldhall.core.tiles import parse_okey_cards
 from meldhall.games.okey_cards.actions import Action, action_from_json, parse_action
 from meldhall.games.okey_cards.options import OkeyCardsOptions
 from meldhall.games.okey_cards.pieces import CARD_COUNT
+from meldhall.games.okey_cards.sample import sample
 from meldhall.games.okey_cards.state import OkeyCardsState
 from meldhall.games.okey_cards.summary import reward_line
 from meldhall.games.okey_cards.vectors import answer_vector
@@ -76,6 +78,10 @@ class OkeyCardsGame(Declared):
     def action_from_json(self, data: JSON) -> Action:
         """Return the action of its JSON form, or raise ``ParseError``."""
         return action_from_json(data)
+
+    def sample(self, observation: Mapping[str, JSON], rng: random.Random) -> OkeyCardsState:
+        """Return a world consistent with a seat's observation, for search (``sample``)."""
+        return sample(observation, rng)
 
     def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
         """Return the expect fields of VECTORS.md 4 for a ``meld``, ``best`` or ``score``

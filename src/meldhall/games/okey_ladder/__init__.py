@@ -41,6 +41,9 @@ rarely are shared between observations, so treat them as read-only):
   while it is still marked (public), else None; ``ends_used``: ``[combo id, end]`` extended
   this turn; ``jokers_placed``: real jokers laid on the table this turn.
 - ``hand_no``, ``rounds``, ``first`` (first player of this hand), ``dealer`` (the seat before).
+- ``public``: what a search needs besides: ``rules`` (every option but those fixing the deal),
+  ``next_cid`` (the next combination id), ``prov_kind`` (the kind of this turn's provisional
+  opening), ``pairs_given`` (pairs pushed to other players' openings).
 - ``scores``: ``{"totals": per seat before this hand, "round": in-hand penalties of this
   hand so far, "history": one row per finished round}``.
 - ``last_result``: the public ``hand_over`` data of the last finished hand, or None:

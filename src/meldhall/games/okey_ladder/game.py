@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -10,6 +11,7 @@ from meldhall.core.errors import OptionsError
 from meldhall.games.okey_ladder.actions import Action, action_from_json, parse_action
 from meldhall.games.okey_ladder.deal import SEATS
 from meldhall.games.okey_ladder.options import LadderOptions, parse_ladder_options
+from meldhall.games.okey_ladder.sample import sample
 from meldhall.games.okey_ladder.state import LadderState
 from meldhall.games.okey_ladder.vectors import answer
 
@@ -53,6 +55,10 @@ class LadderGame(Declared):
     def action_from_json(self, data: JSON) -> Action:
         """Return the action of its JSON form, or raise ``ParseError``."""
         return action_from_json(data)
+
+    def sample(self, observation: Mapping[str, JSON], rng: random.Random) -> LadderState:
+        """Return a world consistent with a seat's observation, for search (``sample``)."""
+        return sample(observation, rng)
 
     def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
         """Return the expect fields of a ``meld``, ``best`` or ``score`` vector."""

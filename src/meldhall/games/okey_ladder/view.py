@@ -4,17 +4,29 @@ cached on the state and shared between observations, so observations are read-on
 
 from __future__ import annotations
 
+from functools import cache
 from typing import TYPE_CHECKING
 
 from meldhall.core.engine import JSON
 from meldhall.core.observation import common_keys
+from meldhall.core.options import options_to_json
 from meldhall.games.okey_ladder.combos import END_NAMES
 from meldhall.games.okey_ladder.deal import SEATS
 from meldhall.games.okey_ladder.pieces import FACE_NAME, TOKEN
 from meldhall.games.okey_ladder.scoring import OPENED_NAMES, PAIRS
 
 if TYPE_CHECKING:
+    from meldhall.games.okey_ladder.options import LadderOptions
     from meldhall.games.okey_ladder.state import LadderState
+
+_DEAL_OPTIONS = ("deal", "indicator", "hands", "wall")
+"""The options that fix the first hand's deal (left out of observations: they show tiles)."""
+
+
+@cache
+def public_rules(options: LadderOptions) -> dict[str, JSON]:
+    """Return the options as JSON, those that fix the deal left out."""
+    return {k: v for k, v in options_to_json(options).items() if k not in _DEAL_OPTIONS}
 
 
 def observation(state: LadderState, viewer: int | None) -> dict[str, JSON]:
@@ -51,6 +63,12 @@ def observation(state: LadderState, viewer: int | None) -> dict[str, JSON]:
         "jokers_placed": [token[t] for t in sorted(state.jokers_placed)]
         if state.jokers_placed
         else [],
+        "public": {
+            "rules": public_rules(state.options),
+            "next_cid": state.next_cid,
+            "prov_kind": OPENED_NAMES[state.prov_kind],
+            "pairs_given": state.pairs_given,
+        },
     }
 
 

@@ -35,6 +35,8 @@ Observation keys (``state.observation(viewer)``; ``viewer`` None is a spectator)
   ``match_over``), or None.
 - ``over``; ``outcome`` (the Outcome JSON once over, else None); ``options`` (every rule
   option except the explicit ``deck``).
+- ``public``: what a search needs besides: ``open_at_start`` (the player to act had opened
+  before this turn) and ``kalooki_ok`` (nothing this turn has ruled out a Kalooki yet).
 
 Events: ``deal`` (public) and ``dealt`` (private cards per seat), ``draw_stock`` (the card
 private), ``draw_discard``, ``open``, ``meld``, ``lay_off``, ``exchange``, ``discard``,

@@ -2,10 +2,12 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
 from meldhall.core.engine import (
+    JSON,
     Action,
     Bots,
     Declared,
@@ -16,6 +18,7 @@ from meldhall.core.engine import (
 )
 from meldhall.games.remi.actions import RemiAction, action_from_json, parse_action
 from meldhall.games.remi.options import RemiOptions, parse_remi_options
+from meldhall.games.remi.sample import sample
 from meldhall.games.remi.state import RemiState
 from meldhall.games.remi.vectors import answer_vector
 
@@ -58,6 +61,10 @@ class RemiGame(Declared):
     def action_from_json(self, data: Any) -> RemiAction:
         """Return the action of its JSON form, or raise ``ParseError``."""
         return action_from_json(data)
+
+    def sample(self, observation: Mapping[str, JSON], rng: random.Random) -> RemiState:
+        """Return a world consistent with a seat's observation, for search (``sample``)."""
+        return sample(observation, rng)
 
     def answer_vector(
         self, kind: str, data: Mapping[str, Any], options: RemiOptions

@@ -64,6 +64,7 @@ def observe(state: RemiState, viewer: int | None) -> dict[str, Any]:
         "last_result": state.last_result,
         "outcome": None if (outcome := state.outcome()) is None else outcome.to_json(),
         "options": state.options_view,
+        "public": {"open_at_start": state.open_at_start, "kalooki_ok": state.kalooki_ok},
     }
 
 

@@ -17,28 +17,25 @@ from typing import Any
 from meldhall.core.engine import JSON
 from meldhall.core.errors import MeldhallError
 from meldhall.core.options import parse_options
+from meldhall.games.sampling import TokenIds, seated_viewer
 from meldhall.games.sichuan.actions import Exchange
 from meldhall.games.sichuan.fan import WinScore
 from meldhall.games.sichuan.options import SichuanOptions
 from meldhall.games.sichuan.pieces import KIND_NAME, KIND_OF, SEATS, SUIT_LETTER, TILE_COUNT, TOKEN
 from meldhall.games.sichuan.state import _SEAT_SETS, Meld, SichuanState, WinRecord
 
-_ID = {token: tile for tile, token in enumerate(TOKEN)}
 _KIND = {name: kind for kind, name in enumerate(KIND_NAME)}
 _PHASE = {"play": "act"}
 
 
-def _ids(tokens: list[str]) -> list[int]:
-    return [_ID[t] for t in tokens]
+_ID = TokenIds(TOKEN)
 
 
 def sample(observation: Mapping[str, JSON], rng: random.Random) -> SichuanState:
     """Return a State consistent with a seat's observation, hidden tiles dealt from ``rng``;
     raise ``MeldhallError`` for a spectator's observation or a match that is over."""
     obs: Any = observation
-    viewer = obs.get("seat")
-    if viewer is None or obs["over"]:
-        raise MeldhallError("sichuan sample: needs a seated viewer in a match not over")
+    viewer = seated_viewer(observation, "sichuan")
     pub = obs["public"]
     state: SichuanState = object.__new__(SichuanState)
     state.opts = parse_options(SichuanOptions, obs["rules"])
@@ -53,7 +50,7 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> SichuanState:
     state.phase = phase
     state.miss = [-1 if m is None else SUIT_LETTER.index(m) for m in obs["missing"]]
     state.active = list(obs["active"])
-    state.discards = [_ids(row) for row in obs["discards"]]
+    state.discards = [_ID.many(row) for row in obs["discards"]]
     state.discard_log = [(s, _ID[t], taken) for s, t, taken in obs["discard_log"]]
     state.scores = list(obs["scores"])
     state.pot = -sum(state.scores)
@@ -77,13 +74,13 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> SichuanState:
     seen: set[int] = set()
     seen.update(t for row in state.discards for t in row)
     hands: list[list[int] | None] = [None] * SEATS
-    hands[viewer] = _ids(obs["hand"])
+    hands[viewer] = _ID.many(obs["hand"])
     seen.update(hands[viewer] or ())
     state.winners = []
     state.win_slot = [None] * SEATS
     for w in obs["winners"]:
         tile = _ID[w["tile"]]
-        concealed = _ids(w["hand"])
+        concealed = _ID.many(w["hand"])
         score = WinScore(w["form"], dict(w["fans"]), w["fan"], w["points"])
         state.winners.append(WinRecord(w["seat"], tile, w["by"], w["from"], score, concealed))
         if tile not in seen:
@@ -105,7 +102,7 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> SichuanState:
                 meld = Meld("C", -1, [])
                 hidden_kongs.append((s, meld))
             else:
-                meld = Meld(m["type"], _KIND[m["kind"]], _ids(m["tiles"]), m["from"])
+                meld = Meld(m["type"], _KIND[m["kind"]], _ID.many(m["tiles"]), m["from"])
                 seen.update(meld.tiles)
             state.melds[s].append(meld)
     unseen = [t for t in range(TILE_COUNT) if t not in seen]
@@ -167,7 +164,7 @@ def _hidden_choices(
             elif obs["declared"][s]:
                 state.chosen_miss[s] = rng.randrange(3)
     mine = obs["my_exchange"]
-    state.chosen_exchange[viewer] = None if mine is None else _three(_ids(mine))
+    state.chosen_exchange[viewer] = None if mine is None else _three(_ID.many(mine))
     if phase == "exchange":
         for s in range(SEATS):
             if s != viewer and s not in waiting:

@@ -29,6 +29,8 @@ Observation keys (``state.observation(viewer)``; viewer None = spectator):
   ``table_points``, ``rack_points``, ``scores``, ``round_winners``, ``lines``), or None.
 - ``over``; ``outcome`` (``Outcome.to_json()`` once over); ``rules`` (the options a table
   needs: values, run wrap, discard rules, opening minimum, match mode, timer).
+- ``public``: what a search needs besides (``view.public_history``): every option but the
+  explicit wall, every finished round's result, the next meld id, the stock rebuilt.
 """
 
 from meldhall.games.tile_rummy.game import GAME, TileRummyGame

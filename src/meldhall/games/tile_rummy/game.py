@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Mapping
 from typing import Any, ClassVar
 
@@ -18,6 +19,7 @@ from meldhall.core.engine import (
 from meldhall.core.errors import ParseError
 from meldhall.games.tile_rummy import actions
 from meldhall.games.tile_rummy.options import TileRummyOptions, parse_options
+from meldhall.games.tile_rummy.sample import sample
 from meldhall.games.tile_rummy.state import TileRummyState
 from meldhall.games.tile_rummy.vectors import answer_best, answer_meld, answer_score
 
@@ -61,6 +63,10 @@ class TileRummyGame(Declared):
     def action_from_json(self, data: JSON) -> actions.Action:
         """Return the action of its JSON form, or raise ``ParseError``."""
         return actions.action_from_json(data)
+
+    def sample(self, observation: Mapping[str, JSON], rng: random.Random) -> TileRummyState:
+        """Return a world consistent with a seat's observation, for search (``sample``)."""
+        return sample(observation, rng)
 
     def answer_vector(self, kind: str, data: Mapping[str, JSON], options: Any) -> dict[str, JSON]:
         """Return the expect fields of a meld, best or score vector (VECTORS.md 4)."""

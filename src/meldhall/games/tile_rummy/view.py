@@ -9,6 +9,7 @@ from typing import TYPE_CHECKING
 from meldhall.core.engine import JSON
 from meldhall.core.errors import EngineBug
 from meldhall.core.observation import common_keys
+from meldhall.core.options import options_to_json
 from meldhall.games.tile_rummy.melds import judge
 from meldhall.games.tile_rummy.pieces import TILE_COUNT, token, tokens
 from meldhall.games.tile_rummy.table import PILE, STOCK, TABLE
@@ -64,10 +65,23 @@ def observation(state: TileRummyState, viewer: int | None) -> dict[str, JSON]:
         "last_round": _result_copy(state.history[-1]) if state.history else None,
         "outcome": outcome.to_json() if outcome else None,
         "rules": {key: getattr(state.options, key) for key in RULE_KEYS},
+        "public": public_history(state),
     }
     if viewer is not None:
         obs["hand"] = tokens(state.racks[viewer])
     return obs
+
+
+def public_history(state: TileRummyState) -> dict[str, JSON]:
+    """Return what a search needs besides (the ``public`` key): every option but the explicit
+    wall, every finished round's public result, the next meld id and whether the stock was
+    rebuilt this round."""
+    return {
+        "options": {k: v for k, v in options_to_json(state.options).items() if k != "wall"},
+        "rounds": [_result_copy(result) for result in state.history],
+        "next_meld": state.next_meld,
+        "rebuilt": state.rebuilt,
+    }
 
 
 def _result_copy(result: dict[str, JSON]) -> dict[str, JSON]:

@@ -111,7 +111,8 @@ class Connection:
             return
         writer = asyncio.get_running_loop().create_task(self._write())
         try:
-            await self._read()
+            with contextlib.suppress(WebSocketDisconnect):
+                await self._read()
         finally:
             self.closed = True
             self.addresses.disconnect(self.address)

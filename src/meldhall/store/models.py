@@ -116,6 +116,7 @@ class SnapshotRow(Base):
     match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
     index: Mapped[int] = mapped_column(Integer)
     log_digest: Mapped[str] = mapped_column(String(64))
-    """sha256 of the first ``index`` log entries: a snapshot of another log is ignored."""
+    """sha256 of the log entry it follows (store/snapshots.py): one of another log is
+    ignored."""
     state: Mapped[bytes] = mapped_column(LargeBinary)
     """The table's state, signed (store/snapshots.py)."""

@@ -4,8 +4,8 @@ after it, so a restart stays fast however long the logs grow.
 A snapshot is the pickled state, signed with HMAC-SHA256 under a key of this server (a file
 in the data directory, or one per process): a snapshot not signed with it is never unpickled,
 only ignored (the table then replays its whole log). Each snapshot carries the sha256 of the
-log entries it follows from and a fingerprint of the game's code; one of another log or of
-other code is ignored too.
+log entry it follows and a fingerprint of the game's code; one of another log or of other
+code is ignored too.
 """
 
 from __future__ import annotations
@@ -68,19 +68,9 @@ def code_fingerprint(module: str) -> str:
     return digest.hexdigest()
 
 
-class LogDigest:
-    """A running sha256 of log entries ``[seat, action JSON]`` in canonical JSON."""
-
-    def __init__(self) -> None:
-        self._hash = hashlib.sha256()
-        self.count = 0
-
-    def add(self, seat: int, action: Any) -> None:
-        """Count one more log entry."""
-        text = json.dumps([seat, action], sort_keys=True, separators=(",", ":"))
-        self._hash.update(text.encode() + b"\n")
-        self.count += 1
-
-    def hexdigest(self) -> str:
-        """Return the digest of the entries counted so far."""
-        return self._hash.hexdigest()
+def entry_digest(index: int, seat: int, action: Any) -> str:
+    """Return the sha256 of a log entry (its index, seat and action in canonical JSON): a
+    snapshot after ``index + 1`` actions names the last of them so, and is used only when
+    the stored log holds that very entry there (entries, once stored, never change)."""
+    text = json.dumps([index, seat, action], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode()).hexdigest()

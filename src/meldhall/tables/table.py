@@ -24,7 +24,7 @@ from meldhall.core.replay import log_from_json, replay
 from meldhall.core.rng import derive
 from meldhall.games.registry import find_game
 from meldhall.store.repository import BrokenMatch, MatchData, Snapshot, Store
-from meldhall.store.snapshots import LogDigest, code_fingerprint, seal, unseal
+from meldhall.store.snapshots import code_fingerprint, entry_digest, seal, unseal
 from meldhall.tables.commits import GroupCommit
 
 log = logging.getLogger(__name__)
@@ -113,7 +113,6 @@ class Table:
         self.options = self.game.options(data.options)
         self.seed = match_seed(bytes.fromhex(data.secret), data.contributions)
         self.snapshot_every = snapshot_every
-        self.digest = LogDigest()
         self.state: State = self._replayed_log(data)
         self.version = len(data.log)
         self.paused = data.paused
@@ -140,20 +139,17 @@ class Table:
         state: State | None = None
         start = 0
         snapshot = self.store.snapshot(data.id) if self.snapshot_every else None
-        if snapshot is not None and snapshot.index <= len(data.log):
-            for seat, raw in data.log[: snapshot.index]:
-                self.digest.add(seat, raw)
-            state = self._from_snapshot(snapshot.state, snapshot.log_digest)
-            if state is None:
-                self.digest = LogDigest()
-            else:
+        if snapshot is not None and 0 < snapshot.index <= len(data.log):
+            last = snapshot.index - 1
+            state = self._from_snapshot(
+                snapshot.state, snapshot.log_digest == entry_digest(last, *data.log[last])
+            )
+            if state is not None:
                 start = snapshot.index
         if state is None:
             state = self.game.new_state(self.options, data.seats, self.seed)
         for index in range(start, len(data.log)):
             seat, raw = data.log[index]
-            if self.snapshot_every:
-                self.digest.add(seat, raw)
             self._replay_entry(state, data.id, index, seat, raw)
         return state
 
@@ -167,10 +163,10 @@ class Table:
             raise BrokenMatch(match_id, index, f"seat {seat} action {raw!r}: {exc}") from exc
         self._replayed(events)
 
-    def _from_snapshot(self, blob: bytes, digest: str) -> State | None:
-        """Return the state of a snapshot when it is ours and follows from the log read so
-        far (else None: the log is replayed)."""
-        if digest != self.digest.hexdigest():
+    def _from_snapshot(self, blob: bytes, fits: bool) -> State | None:
+        """Return the state of a snapshot when it ``fits`` the log and is ours (else None:
+        the log is replayed)."""
+        if not fits:
             log.warning("match %s: a snapshot of another log is ignored", self.data.id)
             return None
         value = unseal(blob, self.store.snapshot_key)
@@ -196,13 +192,14 @@ class Table:
     def _restore_extra(self, extra: Any) -> None:
         """Take back what ``_snapshot_extra`` kept."""
 
-    def _keep_snapshot(self) -> None:
-        """Store a snapshot of the state now (the store commits the actions before it); a
-        snapshot that cannot be stored is only logged (the log is what counts)."""
+    def _keep_snapshot(self, last: str) -> None:
+        """Store a snapshot of the state now, ``last`` the digest of the log entry it follows
+        (the store commits the actions before it); a snapshot that cannot be stored is only
+        logged (the log is what counts)."""
         value = {"state": self.state, "extra": self._snapshot_extra(), "code": self._code()}
         blob = seal(value, self.store.snapshot_key)
         try:
-            self.store.save_snapshot(self.id, Snapshot(self.version, self.digest.hexdigest(), blob))
+            self.store.save_snapshot(self.id, Snapshot(self.version, last, blob))
         except Exception:
             log.exception("match %s: the snapshot at %d could not be stored", self.id, self.version)
 
@@ -389,10 +386,8 @@ class Table:
             raise Rejected("server_error", "the action could not be stored") from exc
         self.version += 1
         self.history.add(self.version, events)
-        if self.snapshot_every:
-            self.digest.add(seat, action.to_json())
-            if self.version % self.snapshot_every == 0:
-                self._keep_snapshot()
+        if self.snapshot_every and self.version % self.snapshot_every == 0:
+            self._keep_snapshot(entry_digest(self.version - 1, seat, action.to_json()))
         for event in events:
             if event.kind == "hand_over" and self.person_seats:
                 self.last_hand = event.for_viewer(None)
@@ -413,10 +408,6 @@ class Table:
         self.state = replay(self.game, self.options, data.seats, self.seed, log)
         self.version = len(log)
         self.paused, self.last_hand = data.paused, data.last_hand
-        self.digest = LogDigest()
-        if self.snapshot_every:
-            for seat, raw in data.log:
-                self.digest.add(seat, raw)
         self.history.forget_after(self.version)
 
     def lost(self) -> None:

@@ -58,7 +58,8 @@ export function el(tag, opts = {}, ...children) {
     node.dataset.raw = '';
   }
   if (opts.title) node.title = opts.title;
-  if (opts.attrs) for (const [k, v] of Object.entries(opts.attrs)) node.setAttribute(k, v);
+  // a style goes through the CSSOM: the content security policy refuses style attributes
+  if (opts.attrs) for (const [k, v] of Object.entries(opts.attrs)) if (k === 'style') node.style.cssText = v; else node.setAttribute(k, v);
   if (opts.on) for (const [k, v] of Object.entries(opts.on)) node.addEventListener(k, v);
   for (const child of children) if (child) node.append(child);
   return node;

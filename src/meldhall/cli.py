@@ -1,4 +1,4 @@
-"""The ``meldhall`` command: serve, vectors, simulate, play, bench."""
+"""The ``meldhall`` command: serve, db, vectors, simulate, play, bench."""
 
 from __future__ import annotations
 
@@ -7,24 +7,50 @@ import importlib
 import platform
 import sys
 from collections.abc import Sequence
+from typing import Any
 
 from meldhall.core.errors import MeldhallError
+from meldhall.server.settings import add_arguments as add_settings
+from meldhall.store.dbcli import add_commands as add_db_commands
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
+    import os
+
     import uvicorn
 
     from meldhall.server.app import create_app
+    from meldhall.server.logs import log_config
+    from meldhall.server.settings import from_args
 
+    settings = from_args(args)
+    logging = log_config(settings.log_level, settings.log_format)
     # Per-message compression cost the server a third of its time under load (bench server).
-    uvicorn.run(
-        create_app(data_dir=args.data),
-        host=args.host,
-        port=args.port,
-        log_level="info",
+    common: dict[str, Any] = dict(
+        host=settings.host,
+        port=settings.port,
+        log_config=logging,
         ws_per_message_deflate=False,
+        proxy_headers=True,
+    )
+    if settings.workers == 1:
+        uvicorn.run(create_app(settings=settings), **common)
+        return 0
+    from meldhall.store.engine import make_engine
+    from meldhall.store.schema import prepare_schema
+
+    prepare_schema(make_engine(settings.resolved_database_url()))  # refused once, not per worker
+    os.environ.update(settings.to_env())  # the workers read their settings from there
+    uvicorn.run(
+        "meldhall.server.app:app_from_env", factory=True, workers=settings.workers, **common
     )
     return 0
+
+
+def _cmd_db(args: argparse.Namespace) -> int:
+    from meldhall.store.dbcli import main as db_main
+
+    return db_main(args)
 
 
 def _cmd_vectors(args: argparse.Namespace) -> int:
@@ -79,11 +105,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="meldhall", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    serve = sub.add_parser("serve", help="serve the web app")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--data", default="data", help="folder of the SQLite database")
+    serve = sub.add_parser("serve", help="serve the web app (docs/operations.md)")
+    add_settings(serve)
     serve.set_defaults(func=_cmd_serve)
+
+    add_db_commands(sub.add_parser("db", help="database schema and upkeep"))
+    sub.choices["db"].set_defaults(func=_cmd_db)
 
     vec = sub.add_parser("vectors", help="run rule test-vector files")
     vec.add_argument("files", nargs="+")

@@ -8,6 +8,7 @@ import sqlite3
 from pathlib import Path
 from typing import Any
 
+from meldhall.store.actionlog import SqliteActionLog
 from meldhall.store.repository import DB_NAME, Store
 from meldhall.tables.commits import GroupCommit
 from meldhall.tables.table import Table
@@ -90,8 +91,8 @@ class FailingCommit:
 
 def test_a_failed_commit_sends_the_tables_back_to_the_stored_log(tmp_path: Path) -> None:
     store, match = _store_with_match(tmp_path)
-    assert store._log is not None
-    store._log = FailingCommit(store._log)  # type: ignore[assignment]
+    assert isinstance(store._log, SqliteActionLog)
+    store._log.conn = FailingCommit(store._log.conn)  # type: ignore[assignment]
     commits = GroupCommit(store)
     table = Recorder(tmp_path)
 
@@ -114,8 +115,8 @@ def test_a_table_whose_moves_were_lost_goes_back_and_says_so(tmp_path: Path) -> 
         table = Table(store, data, bot_delay=0)
         inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         table.attach(0, inbox)
-        assert store._log is not None
-        store._log = FailingCommit(store._log)  # type: ignore[assignment]
+        assert isinstance(store._log, SqliteActionLog)
+        store._log.conn = FailingCommit(store._log.conn)  # type: ignore[assignment]
         seat = min(table.state.to_act())
         action = table.state.legal_actions(seat)[0].to_json()
         await table.act(seat, action, 0)

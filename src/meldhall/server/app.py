@@ -4,7 +4,7 @@ engines; it holds no rules."""
 from __future__ import annotations
 
 import contextlib
-import os
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -17,17 +17,21 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
 
 from meldhall.core.engine import Game
 from meldhall.core.fairness import match_seed, verify
 from meldhall.core.replay import log_from_json, replay
+from meldhall.server import ops
 from meldhall.server.games import available_games, games_json
 from meldhall.server.lobby import COOKIE, Lobby, clean_name, guest_cookie, websocket_endpoint
 from meldhall.server.memory import settle_memory
 from meldhall.server.protocol import CLIENT, SERVER
+from meldhall.server.settings import Settings
 from meldhall.store.repository import Store, best_per_game
-from meldhall.tables.manager import KEEP_FINISHED_SECONDS
 from meldhall.tables.online import OnlineManager
+
+log = logging.getLogger(__name__)
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 
@@ -211,17 +215,27 @@ async def api_lobby(request: Request) -> JSONResponse:
     return JSONResponse({"tables": request.app.state.lobby.listing()})
 
 
-def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None) -> Starlette:
-    """Return the web app, keeping its database under ``data_dir`` (created on first run).
+def create_app(
+    data_dir: str | Path | None = None,
+    *,
+    bot_delay: float | None = None,
+    settings: Settings | None = None,
+) -> Starlette:
+    """Return the web app of ``settings`` (default: the ``MELDHALL_*`` environment, with
+    ``data_dir`` and ``bot_delay`` over it when given; server/settings.py lists them).
 
-    ``bot_delay`` is the pause before each computer move, in seconds (default 0.8, or the
-    environment variable MELDHALL_BOT_DELAY; tests set it low). A finished match stays loaded
-    for MELDHALL_KEEP_FINISHED seconds (default 600)."""
-    delay = bot_delay if bot_delay is not None else float(os.environ.get("MELDHALL_BOT_DELAY", 0.8))
-    keep = float(os.environ.get("MELDHALL_KEEP_FINISHED", KEEP_FINISHED_SECONDS))
-    store = Store.in_dir(data_dir)
-    manager = OnlineManager(store, bot_delay=delay, keep_finished=keep)
-    lobby = Lobby(manager)
+    The database is created on first use; an existing one at an older schema revision is
+    refused (``SchemaError`` names the command that upgrades it)."""
+    if settings is None:
+        data = str(data_dir) if data_dir is not None else None
+        settings = Settings.from_env(data=data, bot_delay=bot_delay)
+    if not settings.database_url:
+        Path(settings.data).mkdir(parents=True, exist_ok=True)
+    store = Store(settings.resolved_database_url())
+    manager = OnlineManager(
+        store, bot_delay=settings.bot_delay, keep_finished=settings.keep_finished
+    )
+    lobby = Lobby(manager, rate=settings.rate, burst=settings.burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -230,7 +244,7 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
         settle_memory()
         yield
         await manager.close()
-        store.stop_checkpoints()
+        store.close()
 
     routes = [
         Route("/", home),
@@ -248,19 +262,42 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
         Route("/api/guest", api_guest, methods=["POST"]),
         Route("/api/lobby", api_lobby),
         Route("/online", online_page),
-        WebSocketRoute("/ws", websocket_endpoint),
+        WebSocketRoute("/ws", guarded_websocket),
+        Route("/healthz", ops.healthz),
+        Route("/readyz", ops.readyz),
+        Route("/metrics", ops.metrics),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
     app = Starlette(
         routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=500)], lifespan=lifespan
     )
-    app.state.data_dir = Path(data_dir)
+    app.state.settings = settings
+    app.state.data_dir = Path(settings.data)
+    app.state.connections = 0
     app.state.store = store
     app.state.manager = manager
     app.state.lobby = lobby
+    app.state.metrics = ops.app_registry(app.state)
     return app
 
 
+async def guarded_websocket(socket: WebSocket) -> None:
+    """Serve a WebSocket whose page comes from an allowed origin (``--allowed-origins``;
+    refused with close code 1008 otherwise), counting the open connections."""
+    allowed = socket.app.state.settings.allowed_origins
+    origin = socket.headers.get("origin", "").rstrip("/")
+    if allowed and origin not in allowed:
+        log.warning("WebSocket from origin %r refused (allowed: %s)", origin, ", ".join(allowed))
+        await socket.close(code=1008, reason="origin not allowed")
+        return
+    state = socket.app.state
+    state.connections += 1
+    try:
+        await websocket_endpoint(socket)
+    finally:
+        state.connections -= 1
+
+
 def app_from_env() -> Starlette:
-    """Return the app for ``uvicorn --factory``: data directory from MELDHALL_DATA."""
-    return create_app(os.environ.get("MELDHALL_DATA", "data"))
+    """Return the app for ``uvicorn --factory``: every setting from the MELDHALL_* variables."""
+    return create_app(settings=Settings.from_env())

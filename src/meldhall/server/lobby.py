@@ -8,7 +8,6 @@ No rules here: seats come from tables/clock.py, moves are judged by the engine.
 from __future__ import annotations
 
 import asyncio
-import os
 import secrets
 import time
 from typing import Any
@@ -28,9 +27,9 @@ from meldhall.tables.table import Rejected
 COOKIE = "meldhall_session"
 NAME_MAX = 32
 RATE = 100.0
-"""Messages a connection may send per second on average (environment MELDHALL_RATE)."""
+"""Messages a connection may send per second on average (setting ``--rate``)."""
 BURST = 200.0
-"""Messages a connection may send at once (environment MELDHALL_BURST)."""
+"""Messages a connection may send at once (setting ``--burst``)."""
 LISTED = 100
 """How many waiting tables, and how many tables in play, the lobby lists."""
 
@@ -85,8 +84,10 @@ class Waiting:
 class Lobby:
     """Every online table of the server, waiting or playing."""
 
-    def __init__(self, manager: OnlineManager) -> None:
+    def __init__(self, manager: OnlineManager, rate: float = RATE, burst: float = BURST) -> None:
         self.manager = manager
+        self.rate, self.burst = rate, burst
+        """Each connection's message budget (see ``RateLimit``)."""
         self.store = manager.lobby_store
         self.tables: dict[str, Waiting] = {}
         self.rematches: dict[str, str] = {}
@@ -343,10 +344,7 @@ class OnlineConnection(Connection):
         super().__init__(socket, manager, manager.store)
         self.lobby = lobby
         self.waiting: Waiting | None = None
-        self.limit = RateLimit(
-            float(os.environ.get("MELDHALL_RATE", RATE)),
-            float(os.environ.get("MELDHALL_BURST", BURST)),
-        )
+        self.limit = RateLimit(lobby.rate, lobby.burst)
 
     async def run(self) -> None:
         """Serve the connection; leaving takes the person off a waiting table."""

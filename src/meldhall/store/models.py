@@ -59,6 +59,8 @@ class MatchRow(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    rules_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    """The version of the game's rules the match was started under (migration 0002)."""
 
 
 class ActionRow(Base):

@@ -43,6 +43,9 @@ class ActionLog(Protocol):
     def commit(self) -> None:
         """Store the batch; on failure it is rolled back and the error raised."""
 
+    def discard(self) -> None:
+        """Drop the batch: nothing of it is stored."""
+
     def close(self) -> None:
         """Close the connection (what is staged is lost)."""
 
@@ -77,6 +80,12 @@ class SqliteActionLog:
             with contextlib.suppress(sqlite3.Error):
                 self.conn.execute("ROLLBACK")
             raise
+
+    def discard(self) -> None:
+        """Roll the open transaction back."""
+        if self.staged:
+            self.staged = 0
+            self.conn.execute("ROLLBACK")
 
     def close(self) -> None:
         """Close the connection."""
@@ -113,6 +122,10 @@ class PostgresActionLog:
             if self.conn.broken:
                 self._reconnect()
             raise
+
+    def discard(self) -> None:
+        """Forget the staged rows."""
+        self.rows = []
 
     def _reconnect(self) -> None:
         import psycopg

@@ -7,7 +7,6 @@ import importlib
 import platform
 import sys
 from collections.abc import Sequence
-from typing import Any
 
 from meldhall.core.errors import MeldhallError
 from meldhall.server.settings import add_arguments as add_settings
@@ -15,34 +14,21 @@ from meldhall.store.dbcli import add_commands as add_db_commands
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
-    import os
-
     import uvicorn
 
     from meldhall.server.app import create_app
     from meldhall.server.logs import log_config
     from meldhall.server.settings import from_args
 
-    settings = from_args(args)
-    logging = log_config(settings.log_level, settings.log_format)
-    # Per-message compression cost the server a third of its time under load (bench server).
-    common: dict[str, Any] = dict(
+    settings = from_args(args)  # --workers above 1 is refused there, for now
+    uvicorn.run(
+        create_app(settings=settings),
         host=settings.host,
         port=settings.port,
-        log_config=logging,
+        log_config=log_config(settings.log_level, settings.log_format),
+        # Per-message compression cost the server a third of its time under load (bench server).
         ws_per_message_deflate=False,
         proxy_headers=True,
-    )
-    if settings.workers == 1:
-        uvicorn.run(create_app(settings=settings), **common)
-        return 0
-    from meldhall.store.engine import make_engine
-    from meldhall.store.schema import prepare_schema
-
-    prepare_schema(make_engine(settings.resolved_database_url()))  # refused once, not per worker
-    os.environ.update(settings.to_env())  # the workers read their settings from there
-    uvicorn.run(
-        "meldhall.server.app:app_from_env", factory=True, workers=settings.workers, **common
     )
     return 0
 

@@ -28,7 +28,7 @@ from meldhall.server.lobby import COOKIE, Lobby, clean_name, guest_cookie, webso
 from meldhall.server.memory import settle_memory
 from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.server.settings import Settings
-from meldhall.store.repository import Store, best_per_game
+from meldhall.store.repository import Store, best_per_game, stale_rules
 from meldhall.tables.online import OnlineManager
 
 log = logging.getLogger(__name__)
@@ -149,7 +149,11 @@ async def api_match(request: Request) -> JSONResponse:
         "options": data.options,
         "seats": data.seats,
         "contributions": data.contributions,
+        "rules_version": data.rules_version,
     }
+    reason = stale_rules(data)
+    if reason is not None:
+        out["read_only"] = reason
     if data.status == "over":
         out.update(secret=data.secret, log=[[s, a] for s, a in data.log], outcome=data.outcome)
     return JSONResponse(out)

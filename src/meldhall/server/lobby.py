@@ -8,6 +8,7 @@ No rules here: seats come from tables/clock.py, moves are judged by the engine.
 from __future__ import annotations
 
 import asyncio
+import logging
 import secrets
 import time
 from typing import Any
@@ -23,6 +24,8 @@ from meldhall.store.lobby import LobbyData
 from meldhall.tables.clock import seats_for_people, table_settings
 from meldhall.tables.online import OnlineManager, OnlineTable
 from meldhall.tables.table import Rejected
+
+log = logging.getLogger(__name__)
 
 COOKIE = "meldhall_session"
 NAME_MAX = 32
@@ -108,7 +111,10 @@ class Lobby:
             self.tables[data.id] = Waiting(data)
             if data.status == "playing" and data.match_id is not None:
                 self.manager.register(data)
-                await self.manager.get(data.match_id)
+                try:
+                    await self.manager.get(data.match_id)
+                except Rejected as exc:  # kept as stored; its people are told when they come
+                    log.warning("not resumed: %s", exc.reason, extra={"match": data.match_id})
 
     def listing(self) -> list[dict[str, Any]]:
         """Return the public tables waiting for people, newest first, then those in play (to

@@ -68,13 +68,11 @@ class Settings:
         "SQLite under the data folder)",
     )
     redis_url: str = _setting(
-        "", "Redis URL shared by every process of one site (default: none, one process)"
+        "", "Redis URL of the site (default: none; for now /readyz checks it)"
     )
     host: str = _setting("127.0.0.1", "address to listen on")
     port: int = _setting(8000, "TCP port to listen on", _positive(int))
-    workers: int = _setting(
-        1, "server processes on this host (above 1 needs a Redis URL)", _positive(int)
-    )
+    workers: int = _setting(1, "server processes on this host (1 for now)", _positive(int))
     log_level: str = _setting(
         "info", "least level logged: " + ", ".join(LOG_LEVELS), _choice(LOG_LEVELS)
     )
@@ -104,10 +102,11 @@ class Settings:
     def check(self) -> Settings:
         """Return these settings, or raise ``SettingError`` for a combination that cannot
         work."""
-        if self.workers > 1 and not self.redis_url:
+        if self.workers > 1:
             raise SettingError(
-                f"--workers {self.workers} needs --redis-url (MELDHALL_REDIS_URL): processes "
-                "without Redis would each keep a lobby of their own"
+                f"--workers {self.workers}: one process per database for now; several would "
+                "each keep a lobby and copies of matches of their own (the cluster on Redis "
+                "is not built yet)"
             )
         return self
 

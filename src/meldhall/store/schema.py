@@ -99,12 +99,13 @@ def prepare_schema(engine: Engine) -> None:
     )
 
 
-def upgrade(engine: Engine) -> tuple[str | None, str]:
-    """Bring the database to the newest revision; return its revision before and after."""
+def upgrade(engine: Engine, to: str = "head") -> tuple[str | None, str]:
+    """Bring the database to revision ``to`` (default: the newest); return its revision
+    before and after."""
     with _locked(engine) as conn:
         before = revision_of(conn)
         config = alembic_config(conn)
         if before == BASELINE and MigrationContext.configure(conn).get_current_revision() is None:
             command.stamp(config, BASELINE)
-        command.upgrade(config, "head")
-        return before, head()
+        command.upgrade(config, to)
+        return before, head() if to == "head" else to

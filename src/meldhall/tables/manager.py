@@ -9,9 +9,9 @@ from typing import Any
 
 from meldhall.bots.base import strongest_bot_name
 from meldhall.core.registry import find_game
-from meldhall.store.repository import MatchData, Store
+from meldhall.store.repository import MatchData, Store, stale_rules
 from meldhall.tables.commits import GroupCommit
-from meldhall.tables.table import Table
+from meldhall.tables.table import Rejected, Table
 
 log = logging.getLogger(__name__)
 
@@ -39,7 +39,9 @@ class TableManager:
         self._lock = asyncio.Lock()
 
     async def get(self, match_id: str) -> Table | None:
-        """Return the loaded table of a match, replaying it from the store if needed."""
+        """Return the loaded table of a match, replaying it from the store if needed (None:
+        no such match); raise ``Rejected`` (``rules_changed``) for a match started under
+        another version of its game's rules, which stays stored and readable as it is."""
         async with self._lock:
             table = self.tables.get(match_id)
             if table is not None:
@@ -47,6 +49,9 @@ class TableManager:
             data = self.store.load_match(match_id)
             if data is None:
                 return None
+            reason = stale_rules(data)
+            if reason is not None:  # replaying it under other rules could break or mislead
+                raise Rejected("rules_changed", reason)
             table = self._make_table(data)
             self._loaded(table)
             return table

@@ -23,6 +23,7 @@ from meldhall.store.repository import MatchData, Store
 from meldhall.tables.clock import DRAW_LIKE, default_action, drawn_piece, table_settings
 from meldhall.tables.commits import GroupCommit
 from meldhall.tables.manager import KEEP_FINISHED_SECONDS, TableManager
+from meldhall.tables.metrics import BOT_SECONDS
 from meldhall.tables.table import Listener, Rejected, Sink, Table
 
 
@@ -243,7 +244,8 @@ class OnlineTable(Table):
                 bot = self.bots[seat]
                 obs = self.state.observation(seat) if bot.needs_observation else {}
             rng = random.Random(derive(self.seed, "bot", version, seat))
-            action = bot.choose(obs, legal, rng)
+            with BOT_SECONDS.time():
+                action = bot.choose(obs, legal, rng)
             async with self.lock:
                 if self.version != version or self._bot_turn() != seat:
                     continue

@@ -25,6 +25,7 @@ from meldhall.core.replay import log_from_json, replay
 from meldhall.core.rng import derive
 from meldhall.store.repository import MatchData, Store
 from meldhall.tables.commits import GroupCommit
+from meldhall.tables.metrics import BOT_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -418,9 +419,16 @@ class Table:
                 obs = self.state.observation(seat) if bot.needs_observation else {}
             rng = random.Random(derive(self.seed, "bot", version, seat))
             try:
-                action = await asyncio.to_thread(bot.choose, obs, legal, rng)
+                with BOT_SECONDS.time():
+                    action = await asyncio.to_thread(bot.choose, obs, legal, rng)
             except Exception:  # a broken bot must not stop the table: it plays a listed move
-                log.exception("bot %s of %s failed at state %d", seat, self.game.id, version)
+                log.exception(
+                    "bot %s of %s failed at state %d",
+                    seat,
+                    self.game.id,
+                    version,
+                    extra={"match": self.id},
+                )
                 action = legal[0]
             async with self.lock:
                 if self.version != version or seat not in self.state.to_act():

@@ -126,6 +126,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--batches", type=int, default=5)
     bench.add_argument("--seed", default="bench")
     bench.add_argument("--seconds", type=float, default=0.0, help="time budget per batch")
+    bench.add_argument("--database-url", default="", help="bench server: also on this database")
+    bench.add_argument("--redis-url", default="", help="bench server: the site's Redis")
+    bench.add_argument("--processes", type=int, default=1, help="bench server: processes")
     bench.set_defaults(func=_cmd_bench)
     return parser
 

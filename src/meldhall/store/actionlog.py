@@ -2,11 +2,9 @@
 commit of tables/commits.py), on a connection of its own that bypasses the ORM.
 
 SQLite: a plain ``sqlite3`` connection in autocommit mode; each staged action is inserted in an
-open transaction at once, the commit ends it (no disk wait: WAL, synchronous=NORMAL).
-PostgreSQL (psycopg 3): staged actions wait in memory and one commit sends them all in one
-pipelined round trip (``executemany``), so a busy server pays one commit per loop turn, not
-one per action; ``Store`` runs that commit on a thread of its own (it waits for the WAL to
-reach the disk), so the event loop goes on meanwhile.
+open transaction at once, the commit ends it. PostgreSQL (psycopg 3): staged actions wait in
+memory and one commit sends them all in one pipelined round trip (``executemany``), so a busy
+server pays one commit per loop turn, not one per action.
 """
 
 from __future__ import annotations
@@ -116,15 +114,7 @@ class PostgresActionLog:
 
     def commit(self) -> None:
         """Insert the batch in one transaction (one pipelined round trip)."""
-        self.write(self.take())
-
-    def take(self) -> list[tuple[str, int, int, str]]:
-        """Return the staged rows and stage anew (``write`` stores them, on any thread)."""
         rows, self.rows = self.rows, []
-        return rows
-
-    def write(self, rows: list[tuple[str, int, int, str]]) -> None:
-        """Insert rows taken from the batch in one transaction; raise if they are not stored."""
         try:
             with self.conn.transaction(), self.conn.cursor() as cur:
                 cur.executemany(PG_APPEND, rows)

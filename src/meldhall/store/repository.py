@@ -11,7 +11,6 @@ import contextlib
 import secrets
 import uuid
 from collections.abc import Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -20,12 +19,7 @@ from sqlalchemy import event, insert, select
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
-from meldhall.store.actionlog import (
-    ActionLog,
-    PostgresActionLog,
-    SqliteActionLog,
-    action_log_for,
-)
+from meldhall.store.actionlog import ActionLog, SqliteActionLog, action_log_for
 from meldhall.store.checkpoint import Checkpointer
 from meldhall.store.engine import make_engine
 from meldhall.store.models import ActionRow, MatchRow, RecordRow, SessionRow, utcnow
@@ -102,10 +96,6 @@ class Store:
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
         self._log: ActionLog | None = action_log_for(self.engine)
         self._lost_batch = False
-        self._writer: ThreadPoolExecutor | None = None
-        self._inflight: Future[None] | None = None
-        if isinstance(self._log, PostgresActionLog):
-            self._writer = ThreadPoolExecutor(1, thread_name_prefix="meldhall-commit")
         self._checkpointer: Checkpointer | None = None
         if self._log is not None:
             # the ORM never waits behind staged actions: they are committed first
@@ -134,8 +124,6 @@ class Store:
         """Commit what is staged, stop the checkpoints and close every connection."""
         with contextlib.suppress(Exception):
             self.commit_staged()
-        if self._writer is not None:
-            self._writer.shutdown()
         self.stop_checkpoints()
         if self._log is not None:
             self._log.close()
@@ -235,9 +223,7 @@ class Store:
         self._log.stage(match_id, index, seat, action)
 
     def commit_staged(self) -> None:
-        """Commit the staged actions, after the commit in the background if one runs (on
-        failure they are rolled back and the error raised)."""
-        self.wait_background()
+        """Commit the staged actions (on failure they are rolled back and the error raised)."""
         if self._log is None or not self._log.staged:
             return
         try:
@@ -245,35 +231,6 @@ class Store:
         except Exception:
             self._lost_batch = True
             raise
-
-    def commit_in_background(self) -> Future[None] | None:
-        """Start committing the staged actions on the commit thread and return its future;
-        None when this store commits on the caller's thread only, when nothing is staged, or
-        while a commit runs (its future's end is the time to call again)."""
-        log = self._log
-        if not isinstance(log, PostgresActionLog) or self._writer is None:
-            return None
-        if self._inflight is not None or not log.staged:
-            return None
-        self._inflight = self._writer.submit(log.write, log.take())
-        return self._inflight
-
-    def committing(self) -> bool:
-        """Return whether a commit runs in the background now."""
-        return self._inflight is not None and not self._inflight.done()
-
-    def wait_background(self, future: Future[None] | None = None) -> None:
-        """Wait for the commit in the background (only if it is ``future``, when given); if
-        it failed, what was staged since is dropped too (it follows actions that are not
-        stored) and ``lost_batch`` says so."""
-        inflight = self._inflight
-        if inflight is None or (future is not None and inflight is not future):
-            return
-        self._inflight = None
-        if inflight.exception() is not None:
-            self._lost_batch = True
-            if self._log is not None:
-                self._log.discard()
 
     def lost_batch(self) -> bool:
         """Return whether a commit of staged actions failed since the last call (and forget

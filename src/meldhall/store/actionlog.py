@@ -3,7 +3,7 @@ commit of tables/commits.py), on a connection of its own that bypasses the ORM.
 
 SQLite: a plain ``sqlite3`` connection in autocommit mode; each staged action is inserted in an
 open transaction at once, the commit ends it. PostgreSQL (psycopg 3): staged actions wait in
-memory and one commit sends them all in one pipelined round trip (``executemany``), so a busy
+memory and one commit sends them all in one statement (the columns as arrays), so a busy
 server pays one commit per loop turn, not one per action.
 """
 
@@ -17,7 +17,12 @@ from typing import Any, Protocol
 from sqlalchemy.engine import Engine
 
 SQLITE_APPEND = 'INSERT INTO actions (match_id, "index", seat, action) VALUES (?, ?, ?, ?)'
-PG_APPEND = 'INSERT INTO actions (match_id, "index", seat, action) VALUES (%s, %s, %s, %s)'
+PG_APPEND = (
+    'INSERT INTO actions (match_id, "index", seat, action) '
+    "SELECT * FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::text[]::json[])"
+)
+"""One statement for the whole batch: the columns as four arrays (less work per row than one
+INSERT each, on both sides)."""
 
 
 def sqlite_pragmas(dbapi_conn: Any, _record: Any = None) -> None:
@@ -113,11 +118,12 @@ class PostgresActionLog:
         self.rows.append((match_id, index, seat, json.dumps(action)))
 
     def commit(self) -> None:
-        """Insert the batch in one transaction (one pipelined round trip)."""
+        """Insert the batch in one transaction, one statement."""
         rows, self.rows = self.rows, []
+        columns = [list(column) for column in zip(*rows, strict=True)]
         try:
-            with self.conn.transaction(), self.conn.cursor() as cur:
-                cur.executemany(PG_APPEND, rows)
+            with self.conn.transaction():
+                self.conn.execute(PG_APPEND, columns)
         except Exception:
             if self.conn.broken:
                 self._reconnect()

@@ -105,7 +105,8 @@ class PostgresActionLog:
 
         url = engine.url.set(drivername="postgresql")
         self._conninfo = url.render_as_string(hide_password=False)
-        self.conn = psycopg.connect(self._conninfo)
+        # autocommit: the batch is one statement, atomic alone (no BEGIN/COMMIT round trips)
+        self.conn = psycopg.connect(self._conninfo, autocommit=True)
         self.rows: list[tuple[str, int, int, str]] = []
 
     @property
@@ -118,12 +119,11 @@ class PostgresActionLog:
         self.rows.append((match_id, index, seat, json.dumps(action)))
 
     def commit(self) -> None:
-        """Insert the batch in one transaction, one statement."""
+        """Insert the batch in one statement (one transaction, one round trip)."""
         rows, self.rows = self.rows, []
         columns = [list(column) for column in zip(*rows, strict=True)]
         try:
-            with self.conn.transaction():
-                self.conn.execute(PG_APPEND, columns)
+            self.conn.execute(PG_APPEND, columns)
         except Exception:
             if self.conn.broken:
                 self._reconnect()
@@ -138,7 +138,7 @@ class PostgresActionLog:
 
         with contextlib.suppress(Exception):
             self.conn.close()
-        self.conn = psycopg.connect(self._conninfo)
+        self.conn = psycopg.connect(self._conninfo, autocommit=True)
 
     def close(self) -> None:
         """Close the connection."""

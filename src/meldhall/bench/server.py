@@ -222,8 +222,11 @@ def main(args: argparse.Namespace) -> int:
     """Run the steps and print one line each, then whether the goal was met and the most
     clients served within it; return 0 when the goal was met (``--cases N``: steps up to N).
     With ``--database-url``, the steps run on SQLite then on that database."""
-    if getattr(args, "processes", 1) > 1:
-        print("bench server: --processes above 1 needs the cluster, not built yet", file=sys.stderr)
+    if getattr(args, "processes", 1) > 1 or getattr(args, "redis_url", ""):
+        print(
+            "bench server: --processes and --redis-url need the cluster, not built yet",
+            file=sys.stderr,
+        )
         return 2
     seconds = args.seconds or 10.0
     top = args.cases or max(STEPS)

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from meldhall.cli import build_parser
-from meldhall.server.settings import SettingError, Settings, env_name, flag_name, from_args
+from meldhall.server.settings import SettingError, Settings, from_args, table_rows
 
 DOC = Path(__file__).resolve().parents[2] / "docs" / "operations.md"
 
@@ -47,5 +47,7 @@ def test_the_default_database_is_sqlite_under_the_data_folder(tmp_path: Path) ->
 
 def test_every_setting_is_in_the_table_of_the_operations_guide() -> None:
     text = DOC.read_text()
-    for f in dataclasses.fields(Settings):
-        assert f"| `{flag_name(f.name)}` | `{env_name(f.name)}` |" in text, f.name
+    rows = table_rows()
+    assert len(rows) == len(dataclasses.fields(Settings))
+    for flag, env, default, meaning in rows:
+        assert f"| `{flag}` | `{env}` | `{default}` | {meaning} |" in text, flag

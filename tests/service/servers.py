@@ -14,10 +14,14 @@ import subprocess
 import tempfile
 import time
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TypeVar
 
 import psycopg
+
+Server = TypeVar("Server", "Postgres", "Redis")
 
 PG_BIN = sorted(glob.glob("/usr/lib/postgresql/*/bin"))
 PG_USER = "postgres"
@@ -167,22 +171,22 @@ def start_redis() -> Redis:
 _running: dict[str, Postgres | Redis] = {}
 
 
+def _once(name: str, start: Callable[[], Server]) -> Server:
+    """Return the session's server of a kind, started on first use."""
+    server = _running.get(name)
+    if server is None:
+        server = _running[name] = start()
+    return server  # type: ignore[return-value]  # the one ``start`` made
+
+
 def postgres() -> Postgres:
     """Return the session's PostgreSQL cluster, started on first use."""
-    pg = _running.get("postgres")
-    if pg is None:
-        pg = _running["postgres"] = start_postgres()
-    assert isinstance(pg, Postgres)
-    return pg
+    return _once("postgres", start_postgres)
 
 
 def redis_server() -> Redis:
     """Return the session's Redis server, started on first use."""
-    server = _running.get("redis")
-    if server is None:
-        server = _running["redis"] = start_redis()
-    assert isinstance(server, Redis)
-    return server
+    return _once("redis", start_redis)
 
 
 def stop_all() -> None:

@@ -9,9 +9,12 @@ import contextlib
 import glob
 import os
 import shutil
+import signal
 import socket
 import subprocess
+import sys
 import tempfile
+import threading
 import time
 import uuid
 from collections.abc import Callable
@@ -175,6 +178,7 @@ def _once(name: str, start: Callable[[], Server]) -> Server:
     """Return the session's server of a kind, started on first use."""
     server = _running.get(name)
     if server is None:
+        _exit_on_sigterm()
         server = _running[name] = start()
     return server  # type: ignore[return-value]  # the one ``start`` made
 
@@ -194,6 +198,14 @@ def stop_all() -> None:
     while _running:
         _name, server = _running.popitem()
         server.stop()
+
+
+def _exit_on_sigterm() -> None:
+    """Let a SIGTERM (a CI timeout, a ``kill``) end the tests as an exit does, so that the
+    servers are stopped too (by default it ends the process without running ``atexit``)."""
+    in_main = threading.current_thread() is threading.main_thread()
+    if in_main and signal.getsignal(signal.SIGTERM) is signal.SIG_DFL:
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(128 + signal.SIGTERM))
 
 
 atexit.register(stop_all)

@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-dev browser lint typecheck unit bench-deps clean
+.PHONY: run test install install-dev browser services lint typecheck unit bench-deps clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -32,7 +32,16 @@ browser:
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium fonts-noto-color-emoji fonts-wqy-zenhei >/dev/null; \
 	fi
 
+## Debian's PostgreSQL and Redis for the service tests (the suite starts and stops its own).
+services:
+	@if ! ls /usr/lib/postgresql/*/bin/initdb >/dev/null 2>&1 || ! command -v redis-server >/dev/null 2>&1; then \
+		echo "installing Debian's postgresql and redis-server"; \
+		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null; \
+	fi
+
 run: install
+	$(BIN)/meldhall db upgrade --data data
 	$(BIN)/meldhall serve --host $(HOST) --port $(PORT)
 
 lint: install-dev
@@ -42,7 +51,7 @@ lint: install-dev
 typecheck: install-dev
 	$(BIN)/mypy
 
-unit: install-dev browser
+unit: install-dev browser services
 	$(BIN)/pytest
 
 test: lint typecheck unit

@@ -1,4 +1,4 @@
-"""The ``meldhall`` command: serve, vectors, simulate, play, bench."""
+"""The ``meldhall`` command: serve, db, vectors, simulate, play, bench."""
 
 from __future__ import annotations
 
@@ -9,22 +9,34 @@ import sys
 from collections.abc import Sequence
 
 from meldhall.core.errors import MeldhallError
+from meldhall.server.settings import add_arguments as add_settings
+from meldhall.store.dbcli import add_commands as add_db_commands
 
 
 def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from meldhall.server.app import create_app
+    from meldhall.server.logs import log_config
+    from meldhall.server.settings import from_args
 
-    # Per-message compression cost the server a third of its time under load (bench server).
+    settings = from_args(args)  # --workers above 1 is refused there, for now
     uvicorn.run(
-        create_app(data_dir=args.data),
-        host=args.host,
-        port=args.port,
-        log_level="info",
+        create_app(settings=settings),
+        host=settings.host,
+        port=settings.port,
+        log_config=log_config(settings.log_level, settings.log_format),
+        # Per-message compression cost the server a third of its time under load (bench server).
         ws_per_message_deflate=False,
+        proxy_headers=True,
     )
     return 0
+
+
+def _cmd_db(args: argparse.Namespace) -> int:
+    from meldhall.store.dbcli import main as db_main
+
+    return db_main(args)
 
 
 def _cmd_vectors(args: argparse.Namespace) -> int:
@@ -98,11 +110,12 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="meldhall", description=__doc__)
     sub = parser.add_subparsers(dest="command", required=True)
 
-    serve = sub.add_parser("serve", help="serve the web app")
-    serve.add_argument("--host", default="127.0.0.1")
-    serve.add_argument("--port", type=int, default=8000)
-    serve.add_argument("--data", default="data", help="folder of the SQLite database")
+    serve = sub.add_parser("serve", help="serve the web app (docs/operations.md)")
+    add_settings(serve)
     serve.set_defaults(func=_cmd_serve)
+
+    add_db_commands(sub.add_parser("db", help="database schema and upkeep"))
+    sub.choices["db"].set_defaults(func=_cmd_db)
 
     vec = sub.add_parser("vectors", help="run rule test-vector files")
     vec.add_argument("files", nargs="*", help="vector files (default: the repository's vectors/)")
@@ -150,6 +163,9 @@ def build_parser() -> argparse.ArgumentParser:
     bench.add_argument("--batches", type=int, default=5)
     bench.add_argument("--seed", default="bench")
     bench.add_argument("--seconds", type=float, default=0.0, help="time budget per batch")
+    bench.add_argument("--database-url", default="", help="bench server: also on this database")
+    bench.add_argument("--redis-url", default="", help="bench server: the site's Redis")
+    bench.add_argument("--processes", type=int, default=1, help="bench server: processes")
     bench.set_defaults(func=_cmd_bench)
     importlib.import_module("meldhall.tournament").add_parser(sub)
     importlib.import_module("meldhall.quarantine_cli").register(sub)

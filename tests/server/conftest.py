@@ -1,8 +1,11 @@
-"""Fixtures of the server tests: the toy game registered, an app on a temporary data dir."""
+"""Fixtures of the server tests: the toy game registered, an app on a temporary data dir, and
+the database under test (``database_url``: each test that asks for it runs on SQLite and on
+PostgreSQL; the throwaway PostgreSQL cluster starts on first use, see tests/service/servers.py)."""
 
 from __future__ import annotations
 
 import json
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -15,6 +18,42 @@ from meldhall.games import registry
 from meldhall.server import games as server_games
 from meldhall.server.app import create_app
 from meldhall.server.protocol import check_server
+from meldhall.store.repository import DB_NAME, Store
+from tests.service import servers
+
+DATABASES = ["sqlite", "postgresql"]
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _services_stopped() -> Iterator[None]:
+    """Stop the PostgreSQL cluster and Redis server at the session's end, if they started."""
+    yield
+    servers.stop_all()
+
+
+def new_database(kind: str, data_dir: Path) -> str:
+    """Return the URL of a new empty database of a kind (``sqlite``: under ``data_dir``)."""
+    if kind == "sqlite":
+        return f"sqlite:///{(data_dir / DB_NAME).resolve()}"
+    return servers.postgres().new_database()
+
+
+@pytest.fixture(params=DATABASES)
+def database_url(
+    request: pytest.FixtureRequest, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> str:
+    """Return a new empty database on SQLite, then on PostgreSQL: the app (and any server
+    process started by the test) uses it through MELDHALL_DATABASE_URL."""
+    url = new_database(request.param, tmp_path)
+    monkeypatch.setenv("MELDHALL_DATABASE_URL", url)
+    return url
+
+
+def store_of(data_dir: Path) -> Store:
+    """Return a store on the test's database: MELDHALL_DATABASE_URL when a test set it, else
+    the SQLite file of ``data_dir``."""
+    url = os.environ.get("MELDHALL_DATABASE_URL")
+    return Store(url) if url else Store.in_dir(data_dir)
 
 
 @pytest.fixture
@@ -73,6 +112,6 @@ class Peer:
 
 
 @pytest.fixture
-def client(tmp_path: Path, toy_registered: None) -> Iterator[TestClient]:
+def client(tmp_path: Path, toy_registered: None, database_url: str) -> Iterator[TestClient]:
     with make_client(tmp_path) as c:
         yield c

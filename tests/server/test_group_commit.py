@@ -1,69 +1,88 @@
 """Group commit: actions staged in one loop turn are committed together, nothing is sent
-before its actions are stored, and a failed commit sends the tables back to the stored log."""
+before its actions are stored, and a failed commit sends the tables back to the stored log
+(on SQLite and on PostgreSQL)."""
 
 from __future__ import annotations
 
 import asyncio
-import sqlite3
-from pathlib import Path
 from typing import Any
 
-from meldhall.store.repository import DB_NAME, Store
+import pytest
+from sqlalchemy import create_engine, text
+
+from meldhall.store.repository import Store
 from meldhall.tables.commits import GroupCommit
 from meldhall.tables.table import Table
 from tests.server.online_client import run
 
 
-def _store_with_match(tmp_path: Path) -> tuple[Store, str]:
-    store = Store.in_dir(tmp_path)
+def _store_with_match(url: str) -> tuple[Store, str]:
+    store = Store(url)
     players = [{"kind": "person", "session": "s"}, {"kind": "bot", "bot": "random"}]
     match = store.create_match("s", "remi", {}, players, "00" * 32, [""])
     return store, match.id
 
 
-def _stored(tmp_path: Path) -> int:
-    with sqlite3.connect(tmp_path / DB_NAME) as other:
-        count: int = other.execute("SELECT count(*) FROM actions").fetchone()[0]
-        return count
+def _stored(url: str) -> int:
+    """Return how many actions another connection sees stored."""
+    engine = create_engine(url)
+    try:
+        with engine.connect() as other:
+            count: int = other.execute(text("SELECT count(*) FROM actions")).scalar_one()
+            return count
+    finally:
+        engine.dispose()
 
 
-def test_staged_actions_are_stored_by_the_commit(tmp_path: Path) -> None:
-    store, match = _store_with_match(tmp_path)
+def _fail_commits(store: Store, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Make every commit of staged actions fail as a full disk would: nothing is stored."""
+    log = store._log
+    assert log is not None
+
+    def full_disk() -> None:
+        log.discard()
+        raise OSError("database or disk is full")
+
+    monkeypatch.setattr(log, "commit", full_disk)
+
+
+def test_staged_actions_are_stored_by_the_commit(database_url: str) -> None:
+    store, match = _store_with_match(database_url)
     for i in range(3):
         store.stage_action(match, i, 0, {"type": "draw_stock"})
-    assert _stored(tmp_path) == 0
+    assert _stored(database_url) == 0
     store.commit_staged()
-    assert _stored(tmp_path) == 3
+    assert _stored(database_url) == 3
 
 
-def test_any_other_use_of_the_database_commits_what_is_staged_first(tmp_path: Path) -> None:
-    store, match = _store_with_match(tmp_path)
+def test_any_other_use_of_the_database_commits_what_is_staged_first(database_url: str) -> None:
+    store, match = _store_with_match(database_url)
     store.stage_action(match, 0, 0, {"type": "draw_stock"})
     data = store.load_match(match)
     assert data is not None and data.log == [(0, {"type": "draw_stock"})]
     store.set_pause(match, True, None)  # a write through the ORM does not wait for a lock
-    assert _stored(tmp_path) == 1
+    assert _stored(database_url) == 1
 
 
 class Recorder:
     """A table that notes what the group commit made it do, and what was stored by then."""
 
-    def __init__(self, tmp_path: Path) -> None:
-        self.tmp_path = tmp_path
+    def __init__(self, url: str) -> None:
+        self.url = url
         self.sent: list[int] = []
         self.lost_count = 0
 
     def send_states(self) -> None:
-        self.sent.append(_stored(self.tmp_path))
+        self.sent.append(_stored(self.url))
 
     def lost(self) -> None:
         self.lost_count += 1
 
 
-def test_tables_send_once_per_loop_turn_after_the_commit(tmp_path: Path) -> None:
-    store, match = _store_with_match(tmp_path)
+def test_tables_send_once_per_loop_turn_after_the_commit(database_url: str) -> None:
+    store, match = _store_with_match(database_url)
     commits = GroupCommit(store)
-    a, b = Recorder(tmp_path), Recorder(tmp_path)
+    a, b = Recorder(database_url), Recorder(database_url)
 
     async def main() -> None:
         for i, table in enumerate([a, b, a]):
@@ -76,24 +95,13 @@ def test_tables_send_once_per_loop_turn_after_the_commit(tmp_path: Path) -> None
     run(main())
 
 
-class FailingCommit:
-    """A sqlite3 connection whose COMMIT fails (a full disk)."""
-
-    def __init__(self, conn: sqlite3.Connection) -> None:
-        self.conn = conn
-
-    def execute(self, sql: str, *args: Any) -> Any:
-        if sql == "COMMIT":
-            raise sqlite3.OperationalError("database or disk is full")
-        return self.conn.execute(sql, *args)
-
-
-def test_a_failed_commit_sends_the_tables_back_to_the_stored_log(tmp_path: Path) -> None:
-    store, match = _store_with_match(tmp_path)
-    assert store._log is not None
-    store._log = FailingCommit(store._log)  # type: ignore[assignment]
+def test_a_failed_commit_sends_the_tables_back_to_the_stored_log(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, match = _store_with_match(database_url)
+    _fail_commits(store, monkeypatch)
     commits = GroupCommit(store)
-    table = Recorder(tmp_path)
+    table = Recorder(database_url)
 
     async def main() -> None:
         commits.stage(match, 0, 0, {"type": "draw_stock"})
@@ -102,11 +110,13 @@ def test_a_failed_commit_sends_the_tables_back_to_the_stored_log(tmp_path: Path)
 
     run(main())
     assert table.sent == [] and table.lost_count == 1
-    assert _stored(tmp_path) == 0
+    assert _stored(database_url) == 0
 
 
-def test_a_table_whose_moves_were_lost_goes_back_and_says_so(tmp_path: Path) -> None:
-    store, match = _store_with_match(tmp_path)
+def test_a_table_whose_moves_were_lost_goes_back_and_says_so(
+    database_url: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    store, match = _store_with_match(database_url)
     data = store.load_match(match)
     assert data is not None
 
@@ -114,8 +124,7 @@ def test_a_table_whose_moves_were_lost_goes_back_and_says_so(tmp_path: Path) -> 
         table = Table(store, data, bot_delay=0)
         inbox: asyncio.Queue[dict[str, Any]] = asyncio.Queue()
         table.attach(0, inbox)
-        assert store._log is not None
-        store._log = FailingCommit(store._log)  # type: ignore[assignment]
+        _fail_commits(store, monkeypatch)
         seat = min(table.state.to_act())
         action = table.state.legal_actions(seat)[0].to_json()
         await table.act(seat, action, 0)
@@ -130,7 +139,7 @@ def test_a_table_whose_moves_were_lost_goes_back_and_says_so(tmp_path: Path) -> 
     assert messages[2]["code"] == "server_error" and messages[3]["state_id"] == 0
 
 
-def test_without_a_sqlite_file_an_action_is_stored_at_once() -> None:
+def test_without_a_batched_log_an_action_is_stored_at_once() -> None:
     store = Store("sqlite://")  # in memory: no separate log connection
     players = [{"kind": "person", "session": "s"}, {"kind": "bot", "bot": "random"}]
     match = store.create_match("s", "remi", {}, players, "00" * 32, [""]).id

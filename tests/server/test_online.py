@@ -14,15 +14,20 @@ from typing import Any
 import pytest
 
 from meldhall.server.games import available_games
+from tests.server.conftest import DATABASES, new_database
 from tests.server.online_client import Client, ServerProcess, bounded, run
 
 GAMES = [gid for gid, g in available_games().items() if g.max_seats > 1]
 SEATS = {2: [0, 2], 3: [0, 1, 2], 4: [0, 1, 2, 3]}
 
 
-@pytest.fixture(scope="module")
-def server(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ServerProcess]:
-    srv = ServerProcess(tmp_path_factory.mktemp("online"))
+@pytest.fixture(scope="module", params=DATABASES)
+def server(
+    request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ServerProcess]:
+    data_dir = tmp_path_factory.mktemp("online")
+    srv = ServerProcess(data_dir)
+    srv.env["MELDHALL_DATABASE_URL"] = new_database(request.param, data_dir)
     srv.start()
     yield srv
     srv.stop()

@@ -13,6 +13,7 @@ from meldhall.bots.base import make_bot
 from meldhall.core.fairness import match_seed
 from meldhall.games.registry import find_game
 from meldhall.store.repository import Store
+from tests.server.conftest import store_of
 from tests.server.online_client import Client, ServerProcess, bounded, run
 from tests.server.test_online import seat_table
 from tests.server.test_visibility import TOKEN, tokens
@@ -54,7 +55,9 @@ def _match(client: Client) -> str:
     return str(client.match["match"])
 
 
-def test_sigkill_with_twenty_tables_then_every_table_goes_on(tmp_path: Path) -> None:
+def test_sigkill_with_twenty_tables_then_every_table_goes_on(
+    tmp_path: Path, database_url: str
+) -> None:
     server = ServerProcess(tmp_path)
     server.start()
     tables: list[tuple[str, list[Client]]] = []
@@ -73,7 +76,7 @@ def test_sigkill_with_twenty_tables_then_every_table_goes_on(tmp_path: Path) -> 
 
     try:
         run(bounded(before(), 60))
-        store = Store.in_dir(tmp_path)
+        store = store_of(tmp_path)
         logged: dict[str, int] = {}
         logs: dict[str, list[tuple[int, Any]]] = {}
         for _t, clients in tables:

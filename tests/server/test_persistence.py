@@ -5,8 +5,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from meldhall.store.repository import Store
-from tests.server.conftest import Peer, make_client
+from tests.server.conftest import Peer, make_client, store_of
 
 
 def _act(peer: Peer, state: dict[str, Any]) -> None:
@@ -14,7 +13,9 @@ def _act(peer: Peer, state: dict[str, Any]) -> None:
     peer.send({"type": "act", "state_id": state["state_id"], "action": action})
 
 
-def test_a_restarted_server_resumes_the_same_position(tmp_path: Path, toy_registered: None) -> None:
+def test_a_restarted_server_resumes_the_same_position(
+    tmp_path: Path, toy_registered: None, database_url: str
+) -> None:
     with make_client(tmp_path) as client, client.websocket_connect("/ws") as ws:
         peer = Peer(ws)
         token = peer.hello()["token"]
@@ -24,7 +25,7 @@ def test_a_restarted_server_resumes_the_same_position(tmp_path: Path, toy_regist
             state = peer.my_turn()
             _act(peer, state)
         before = peer.my_turn()  # the bots wait for the person: the position is still
-    stored = Store.in_dir(tmp_path).load_match(match_id)
+    stored = store_of(tmp_path).load_match(match_id)
     assert stored is not None and len(stored.log) == before["state_id"]
     with make_client(tmp_path) as client, client.websocket_connect("/ws") as ws:
         peer = Peer(ws)
@@ -37,8 +38,10 @@ def test_a_restarted_server_resumes_the_same_position(tmp_path: Path, toy_regist
         assert after["legal"] == before["legal"]
 
 
-def test_each_broadcast_state_is_already_in_the_log(tmp_path: Path, toy_registered: None) -> None:
-    store = Store.in_dir(tmp_path)
+def test_each_broadcast_state_is_already_in_the_log(
+    tmp_path: Path, toy_registered: None, database_url: str
+) -> None:
+    store = store_of(tmp_path)
     with make_client(tmp_path) as client, client.websocket_connect("/ws") as ws:
         peer = Peer(ws)
         peer.hello()
@@ -51,7 +54,9 @@ def test_each_broadcast_state_is_already_in_the_log(tmp_path: Path, toy_register
             _act(peer, state)
 
 
-def test_starting_again_abandons_the_unfinished_match(tmp_path: Path, toy_registered: None) -> None:
+def test_starting_again_abandons_the_unfinished_match(
+    tmp_path: Path, toy_registered: None, database_url: str
+) -> None:
     with make_client(tmp_path) as client, client.websocket_connect("/ws") as ws:
         peer = Peer(ws)
         peer.hello()
@@ -59,7 +64,7 @@ def test_starting_again_abandons_the_unfinished_match(tmp_path: Path, toy_regist
         first = peer.until("match")["match"]
         peer.send({"type": "start", "game": "toy"})
         second = peer.until("match")["match"]
-    store = Store.in_dir(tmp_path)
+    store = store_of(tmp_path)
     old, new = store.load_match(first), store.load_match(second)
     assert old is not None and old.status == "abandoned"
     assert new is not None and new.status == "playing"

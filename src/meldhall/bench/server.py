@@ -9,6 +9,9 @@ update it causes. Each step prints connected clients, actions a second, p50/p99 
 errors (rejections, lost connections), and the CPU the server and the load generator spent
 per action. The steps go past the goal's client count to find the knee, and stop once p99 is
 over 4x the goal. The goal (issue 10): 1,000 clients on 250 tables, p99 under 100 ms, 0 errors.
+
+``--database-url URL`` runs the same steps a second time on that database (PostgreSQL) after
+SQLite, and prints the server CPU per action of each against SQLite's.
 """
 
 from __future__ import annotations
@@ -91,12 +94,14 @@ def _free_port() -> int:
         return port
 
 
-def start_server(data_dir: str) -> tuple[subprocess.Popen[bytes], int]:
-    """Return a running uvicorn process serving meldhall on 127.0.0.1, and its port."""
+def start_server(data_dir: str, database_url: str = "") -> tuple[subprocess.Popen[bytes], int]:
+    """Return a running uvicorn process serving meldhall on 127.0.0.1 (on ``database_url``,
+    default SQLite under ``data_dir``), and its port."""
     port = _free_port()
     env = dict(
         os.environ,
         MELDHALL_DATA=data_dir,
+        MELDHALL_DATABASE_URL=database_url,
         MELDHALL_BOT_DELAY="0",
         MELDHALL_RATE="1000",
         MELDHALL_BURST="2000",
@@ -217,19 +222,57 @@ def _pct(values: list[float], p: float) -> float:
 
 def main(args: argparse.Namespace) -> int:
     """Run the steps and print one line each, then whether the goal was met and the most
-    clients served within it; return 0 when the goal was met (``--cases N``: steps up to N)."""
+    clients served within it; return 0 when the goal was met (``--cases N``: steps up to N).
+    With ``--database-url``, the steps run on SQLite then on that database."""
+    if getattr(args, "processes", 1) > 1 or getattr(args, "redis_url", ""):
+        print(
+            "bench server: --processes and --redis-url need the cluster, not built yet",
+            file=sys.stderr,
+        )
+        return 2
     seconds = args.seconds or 10.0
     top = args.cases or max(STEPS)
     steps = [n for n in STEPS if n <= top] or [top]
     print(f"server bench: {GAME}, 4 people a table, {seconds:g} s a step, goal p99 < {GOAL_MS} ms")
+    databases = ["sqlite"] + ([args.database_url] if getattr(args, "database_url", "") else [])
+    code = 0
+    costs: dict[str, dict[int, float]] = {}
+    for database in databases:
+        print(f"database: {_shown(database)}")
+        ok, costs[database] = run_steps(steps, seconds, "" if database == "sqlite" else database)
+        code = code or (0 if ok else 1)
+    for database in databases[1:]:
+        ratios = [
+            f"{n}: {cost / costs['sqlite'][n]:.2f}x"
+            for n, cost in costs[database].items()
+            if costs["sqlite"].get(n)
+        ]
+        print(f"server CPU per action, {_shown(database)} against SQLite: " + ", ".join(ratios))
+    return code
+
+
+def _shown(url: str) -> str:
+    """Return a database URL without its password."""
+    if url == "sqlite":
+        return "SQLite (a temporary data folder)"
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def run_steps(steps: list[int], seconds: float, database_url: str) -> tuple[bool, dict[int, float]]:
+    """Run the steps against a new server process on ``database_url`` (empty: SQLite in a
+    temporary folder), printing one line each; return whether the goal was met (or every step
+    was within it) and the server CPU seconds per action of each step."""
     print(
         "clients tables connected actions/s   p50 ms   p99 ms  hands errors"
         "  server µs/action  client µs/action"
     )
     met: bool | None = None
     within = 0
+    costs: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as data_dir:
-        proc, port = start_server(data_dir)
+        proc, port = start_server(data_dir, database_url)
         try:
             for n in steps:
                 with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
@@ -239,6 +282,7 @@ def main(args: argparse.Namespace) -> int:
                 rate = len(totals.latencies) / seconds
                 p50, p99 = _pct(totals.latencies, 0.5), _pct(totals.latencies, 0.99)
                 actions = max(1, len(totals.latencies))
+                costs[n] = totals.server_cpu / actions
                 print(
                     f"{n:7d} {n // 4:6d} {connected:9d} {rate:9.0f} {p50:8.1f} {p99:8.1f}"
                     f" {totals.hands // 4:6d} {totals.errors:6d}"
@@ -261,4 +305,4 @@ def main(args: argparse.Namespace) -> int:
         verdict = "met" if met else "NOT met"
         print(f"goal ({GOAL_CLIENTS} clients, p99 < {GOAL_MS:g} ms, 0 errors): {verdict}")
     print(f"most clients with p99 under {GOAL_MS:g} ms and no errors: {within}")
-    return 0 if met or (met is None and within == steps[-1]) else 1
+    return bool(met or (met is None and within == steps[-1])), costs

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import os
+import dataclasses
+import logging
 from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import Any
@@ -18,10 +19,12 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
 from starlette.staticfiles import StaticFiles
+from starlette.websockets import WebSocket
 
 from meldhall.core.engine import Game
 from meldhall.core.fairness import match_seed, verify
 from meldhall.core.replay import log_from_json, replay
+from meldhall.server import ops
 from meldhall.server.edge import EdgeError, decode_json
 from meldhall.server.games import available_games, games_json
 from meldhall.server.hints import hint_routes
@@ -38,10 +41,13 @@ from meldhall.server.memory import settle_memory
 from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.server.replays import replay_routes
 from meldhall.server.security import AddressBook, SecurityMiddleware
+from meldhall.server.settings import Settings
 from meldhall.server.upkeep import expire_sessions_every
-from meldhall.store.repository import BrokenMatch, Store, best_per_game
-from meldhall.tables.manager import KEEP_FINISHED_SECONDS
+from meldhall.store.repository import BrokenMatch, Store, best_per_game, stale_rules
+from meldhall.store.snapshots import load_key
 from meldhall.tables.online import OnlineManager
+
+log = logging.getLogger(__name__)
 
 WEB = Path(__file__).resolve().parent.parent / "web"
 """The header that names a solo session to ``/api/records``."""
@@ -169,7 +175,11 @@ async def api_match(request: Request) -> JSONResponse:
         "options": data.options,
         "seats": data.seats,
         "contributions": data.contributions,
+        "rules_version": data.rules_version,
     }
+    reason = stale_rules(data)
+    if reason is not None:
+        out["read_only"] = reason
     if data.status == "over":
         out.update(secret=data.secret, log=[[s, a] for s, a in data.log], outcome=data.outcome)
     return JSONResponse(out)
@@ -247,27 +257,36 @@ async def api_lobby(request: Request) -> JSONResponse:
 
 
 def create_app(
-    data_dir: str | Path = "data", *, bot_delay: float | None = None, limits: Limits | None = None
+    data_dir: str | Path | None = None,
+    *,
+    bot_delay: float | None = None,
+    settings: Settings | None = None,
+    limits: Limits | None = None,
 ) -> Starlette:
-    """Return the web app, keeping its database under ``data_dir`` (created on first run),
-    within ``limits`` (server/limits.py; the defaults when None).
+    """Return the web app of ``settings`` (default: the ``MELDHALL_*`` environment, with
+    ``data_dir`` and ``bot_delay`` over it when given; server/settings.py lists them), within
+    ``limits`` (server/limits.py; default: its ``MELDHALL_*`` variables; the settings'
+    allowed origins, when given, replace the limits').
 
-    ``bot_delay`` is the pause before each computer move, in seconds (default 0.8, or the
-    environment variable MELDHALL_BOT_DELAY; tests set it low). A finished match stays loaded
-    for MELDHALL_KEEP_FINISHED seconds (default 600)."""
-    delay = bot_delay if bot_delay is not None else float(os.environ.get("MELDHALL_BOT_DELAY", 0.8))
-    keep = float(os.environ.get("MELDHALL_KEEP_FINISHED", KEEP_FINISHED_SECONDS))
-    limits = limits or Limits()
-    store = Store.in_dir(data_dir)
+    The database is created on first use; an existing one at an older schema revision is
+    refused (``SchemaError`` names the command that upgrades it)."""
+    if settings is None:
+        data = str(data_dir) if data_dir is not None else None
+        settings = Settings.from_env(data=data, bot_delay=bot_delay)
+    limits = limits or Limits.from_env()
+    if settings.allowed_origins:
+        limits = dataclasses.replace(limits, allowed_origins=settings.allowed_origins)
+    Path(settings.data).mkdir(parents=True, exist_ok=True)  # the database or its snapshot key
+    store = Store(settings.resolved_database_url(), load_key(Path(settings.data)))
     manager = OnlineManager(
         store,
-        bot_delay=delay,
-        keep_finished=keep,
+        bot_delay=settings.bot_delay,
+        keep_finished=settings.keep_finished,
         unload_idle=limits.solo_grace_seconds,
         snapshot_every=limits.snapshot_every,
         clock_floors=limits.clock_floors(),
     )
-    lobby = Lobby(manager, limits)
+    lobby = Lobby(manager, limits, rate=settings.rate, burst=settings.burst)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -278,7 +297,7 @@ def create_app(
         yield
         upkeep.cancel()
         await manager.close()
-        store.stop_checkpoints()
+        store.close()
 
     routes = [
         Route("/", home),
@@ -298,7 +317,10 @@ def create_app(
         Route("/online", online_page),
         *replay_routes(),
         *hint_routes(),
-        WebSocketRoute("/ws", websocket_endpoint),
+        WebSocketRoute("/ws", counted_websocket),
+        Route("/healthz", ops.healthz),
+        Route("/readyz", ops.readyz),
+        Route("/metrics", ops.metrics),
         Mount("/static", StaticFiles(directory=WEB), name="static"),
     ]
     middleware = [
@@ -308,13 +330,27 @@ def create_app(
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
     app.state.limits = limits
     app.state.addresses = AddressBook(limits)
-    app.state.data_dir = Path(data_dir)
+    app.state.settings = settings
+    app.state.data_dir = Path(settings.data)
+    app.state.connections = 0
     app.state.store = store
     app.state.manager = manager
     app.state.lobby = lobby
+    app.state.metrics = ops.app_registry(app.state)
     return app
 
 
+async def counted_websocket(socket: WebSocket) -> None:
+    """Serve a WebSocket (its origin was checked by ``SecurityMiddleware``), counting the
+    open connections for the metrics."""
+    state = socket.app.state
+    state.connections += 1
+    try:
+        await websocket_endpoint(socket)
+    finally:
+        state.connections -= 1
+
+
 def app_from_env() -> Starlette:
-    """Return the app for ``uvicorn --factory``: data directory from MELDHALL_DATA."""
-    return create_app(os.environ.get("MELDHALL_DATA", "data"), limits=Limits.from_env())
+    """Return the app for ``uvicorn --factory``: every setting from the MELDHALL_* variables."""
+    return create_app(settings=Settings.from_env())

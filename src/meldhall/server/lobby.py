@@ -8,8 +8,7 @@ No rules here: seats come from tables/clock.py, moves are judged by the engine.
 from __future__ import annotations
 
 import asyncio
-import contextlib
-import os
+import logging
 import secrets
 import time
 from typing import Any
@@ -28,14 +27,16 @@ from meldhall.tables.clock import table_settings
 from meldhall.tables.online import OnlineManager, OnlineTable
 from meldhall.tables.table import Rejected
 
+log = logging.getLogger(__name__)
+
 COOKIE = "meldhall_session"
 TOKEN_HEADER = "x-meldhall-token"
 """The request header that names a solo session (never a URL: URLs reach logs)."""
 NAME_MAX = 32
 RATE = 100.0
-"""Messages a connection may send per second on average (environment MELDHALL_RATE)."""
+"""Messages a connection may send per second on average (setting ``--rate``)."""
 BURST = 200.0
-"""Messages a connection may send at once (environment MELDHALL_BURST)."""
+"""Messages a connection may send at once (setting ``--burst``)."""
 LISTED = 100
 """How many waiting tables, and how many tables in play, the lobby lists."""
 
@@ -97,9 +98,17 @@ class Waiting:
 class Lobby:
     """Every online table of the server, waiting or playing."""
 
-    def __init__(self, manager: OnlineManager, limits: Limits | None = None) -> None:
+    def __init__(
+        self,
+        manager: OnlineManager,
+        limits: Limits | None = None,
+        rate: float = RATE,
+        burst: float = BURST,
+    ) -> None:
         self.manager = manager
         self.limits = limits or Limits()
+        self.rate, self.burst = rate, burst
+        """Each connection's message budget (see ``RateLimit``)."""
         self.store = manager.lobby_store
         self.tables: dict[str, Waiting] = {}
         self.rematches: dict[str, str] = {}
@@ -122,8 +131,10 @@ class Lobby:
             self.tables[data.id] = Waiting(data)
             if data.status == "playing" and data.match_id is not None:
                 self.manager.register(data)
-                with contextlib.suppress(Rejected):  # a broken match is set aside, logged
+                try:
                     await self.manager.get(data.match_id)
+                except Rejected as exc:  # quarantined or of other rules: logged, kept as stored
+                    log.warning("not resumed: %s", exc.reason, extra={"match": data.match_id})
 
     def listing(self) -> list[dict[str, Any]]:
         """Return the public tables waiting for people, newest first, then those in play (to
@@ -399,10 +410,7 @@ class OnlineConnection(Connection):
         super().__init__(socket, manager, manager.store, lobby.limits, addresses)
         self.lobby = lobby
         self.waiting: Waiting | None = None
-        self.limit = RateLimit(
-            float(os.environ.get("MELDHALL_RATE", RATE)),
-            float(os.environ.get("MELDHALL_BURST", BURST)),
-        )
+        self.limit = RateLimit(lobby.rate, lobby.burst)
 
     async def run(self) -> None:
         """Serve the connection; leaving takes the person off a waiting table."""

@@ -64,6 +64,8 @@ class MatchRow(Base):
     outcome: Mapped[dict[str, Any] | None] = mapped_column(JSON, nullable=True)
     created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     finished: Mapped[datetime | None] = mapped_column(DateTime(timezone=True), nullable=True)
+    rules_version: Mapped[int] = mapped_column(Integer, default=1, server_default="1")
+    """The version of the game's rules the match was started under (migration 0002)."""
 
 
 class ActionRow(Base):
@@ -120,3 +122,14 @@ class SnapshotRow(Base):
     ignored."""
     state: Mapped[bytes] = mapped_column(LargeBinary)
     """The table's state, signed (store/snapshots.py)."""
+
+
+class ReviewRow(Base):
+    """The strong bot's review of one seat of a finished match (``review.Review.to_json``)."""
+
+    __tablename__ = "reviews"
+
+    match_id: Mapped[str] = mapped_column(ForeignKey("matches.id"), primary_key=True)
+    seat: Mapped[int] = mapped_column(Integer, primary_key=True)
+    review: Mapped[dict[str, Any]] = mapped_column(JSON)
+    created: Mapped[datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

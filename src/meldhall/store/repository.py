@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import json
 import secrets
-import sqlite3
 import uuid
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,7 +20,6 @@ from typing import Any
 from sqlalchemy import (
     Text,
     and_,
-    create_engine,
     delete,
     event,
     func,
@@ -33,10 +31,11 @@ from sqlalchemy import (
 from sqlalchemy.engine import Engine
 from sqlalchemy.orm import Session, sessionmaker
 
+from meldhall.store.actionlog import ActionLog, SqliteActionLog, action_log_for
 from meldhall.store.checkpoint import Checkpointer
+from meldhall.store.engine import make_engine
 from meldhall.store.models import (
     ActionRow,
-    Base,
     MatchRow,
     QuarantineRow,
     RecordRow,
@@ -44,6 +43,7 @@ from meldhall.store.models import (
     SnapshotRow,
     utcnow,
 )
+from meldhall.store.schema import prepare_schema
 from meldhall.store.snapshots import load_key
 
 DB_NAME = "meldhall.sqlite3"
@@ -77,6 +77,8 @@ class MatchData:
     last_hand: dict[str, Any] | None = None
     outcome: dict[str, Any] | None = None
     log: list[tuple[int, Any]] = field(default_factory=list)
+    rules_version: int = 1
+    """The version of the game's rules the match was started under."""
 
 
 class BrokenMatch(Exception):
@@ -140,27 +142,7 @@ def _no_autocheckpoint(dbapi_conn: Any, _record: Any) -> None:
     dbapi_conn.execute(_NO_AUTOCHECKPOINT)
 
 
-def _sqlite_pragmas(dbapi_conn: Any, _record: Any) -> None:
-    cur = dbapi_conn.cursor()
-    cur.execute("PRAGMA journal_mode=WAL")
-    cur.execute("PRAGMA synchronous=NORMAL")
-    cur.execute("PRAGMA foreign_keys=ON")
-    cur.close()
-
-
-_APPEND = 'INSERT INTO actions (match_id, "index", seat, action) VALUES (?, ?, ?, ?)'
 _NO_AUTOCHECKPOINT = "PRAGMA wal_autocheckpoint=0"
-
-
-def _log_connection(url: str) -> sqlite3.Connection | None:
-    """Return a plain sqlite3 connection in autocommit mode for appending actions to a SQLite
-    file (a tenth of the ORM's cost on the hot path), or None for other databases."""
-    prefix = "sqlite:///"
-    if not url.startswith(prefix) or url == prefix or ":memory:" in url:
-        return None
-    conn = sqlite3.connect(url[len(prefix) :], isolation_level=None, check_same_thread=False)
-    _sqlite_pragmas(conn, None)
-    return conn
 
 
 class Store:
@@ -169,13 +151,10 @@ class Store:
     def __init__(self, url: str, snapshot_key: bytes | None = None) -> None:
         self.snapshot_key = snapshot_key or load_key(None)
         """The key that signs table snapshots (store/snapshots.py)."""
-        self.engine: Engine = create_engine(url)
-        if url.startswith("sqlite"):
-            event.listen(self.engine, "connect", _sqlite_pragmas)
-        Base.metadata.create_all(self.engine)
+        self.engine: Engine = make_engine(url)
+        prepare_schema(self.engine)
         self._sessions = sessionmaker(self.engine, expire_on_commit=False)
-        self._log = _log_connection(url)
-        self._staged = 0
+        self._log: ActionLog | None = action_log_for(self.engine)
         self._lost_batch = False
         self._checkpointer: Checkpointer | None = None
         if self._log is not None:
@@ -187,10 +166,12 @@ class Store:
         commit waits for the disk (a SQLite file only; see store/checkpoint.py)."""
         if self._log is None or self._checkpointer is not None:
             return
-        self._log.execute(_NO_AUTOCHECKPOINT)
+        if not isinstance(self._log, SqliteActionLog):
+            return
+        self._log.conn.execute(_NO_AUTOCHECKPOINT)
         event.listen(self.engine, "connect", _no_autocheckpoint)
         self.engine.dispose()  # pooled connections reconnect without autocheckpoints
-        path = self._log.execute("PRAGMA database_list").fetchone()[2]
+        path = self._log.conn.execute("PRAGMA database_list").fetchone()[2]
         self._checkpointer = Checkpointer(path)
 
     def stop_checkpoints(self) -> None:
@@ -198,6 +179,16 @@ class Store:
         if self._checkpointer is not None:
             self._checkpointer.stop()
             self._checkpointer = None
+
+    def close(self) -> None:
+        """Commit what is staged, stop the checkpoints and close every connection."""
+        with contextlib.suppress(Exception):
+            self.commit_staged()
+        self.stop_checkpoints()
+        if self._log is not None:
+            self._log.close()
+            self._log = None
+        self.engine.dispose()
 
     @classmethod
     def in_dir(cls, data_dir: str | Path) -> Store:
@@ -286,6 +277,7 @@ class Store:
             commitment=_commit_of(secret),
             contributions=list(contributions),
             status="playing",
+            rules_version=rules_version_of(game),
         )
         with self._db() as db, db.begin():
             db.add(
@@ -300,6 +292,7 @@ class Store:
                     commitment=data.commitment,
                     contributions=data.contributions,
                     status="playing",
+                    rules_version=data.rules_version,
                 )
             )
         return data
@@ -307,7 +300,7 @@ class Store:
     def stage_action(self, match_id: str, index: int, seat: int, action: Any) -> None:
         """Write one accepted action into the open batch of the action log; it is durable
         once ``commit_staged`` returns (any other use of the database commits it first).
-        Without a SQLite file the action is committed at once."""
+        Without a batched log (in-memory SQLite, other databases) it is committed at once."""
         if self._log is None:
             with self.engine.begin() as conn:
                 conn.execute(
@@ -315,27 +308,16 @@ class Store:
                     {"match_id": match_id, "index": index, "seat": seat, "action": action},
                 )
             return
-        if not self._staged:
-            self._log.execute("BEGIN")
-        try:
-            self._log.execute(_APPEND, (match_id, index, seat, json.dumps(action)))
-        except sqlite3.Error:
-            if not self._staged:
-                self._log.execute("ROLLBACK")
-            raise
-        self._staged += 1
+        self._log.stage(match_id, index, seat, action)
 
     def commit_staged(self) -> None:
         """Commit the staged actions (on failure they are rolled back and the error raised)."""
-        if not self._staged or self._log is None:
+        if self._log is None or not self._log.staged:
             return
-        self._staged = 0
         try:
-            self._log.execute("COMMIT")
-        except sqlite3.Error:
+            self._log.commit()
+        except Exception:
             self._lost_batch = True
-            with contextlib.suppress(sqlite3.Error):
-                self._log.execute("ROLLBACK")
             raise
 
     def lost_batch(self) -> bool:
@@ -395,6 +377,7 @@ class Store:
                 last_hand=row.last_hand,
                 outcome=row.outcome,
                 log=_read_log(match_id, raw),
+                rules_version=row.rules_version,
             )
 
     # ------------------------------------------------------------------ quarantine
@@ -556,6 +539,25 @@ def _read_log(match_id: str, rows: Sequence[Any]) -> list[tuple[int, Any]]:
 def _quarantined(row: QuarantineRow) -> Quarantined:
     return Quarantined(
         row.match_id, row.action_index, row.problem, row.at.isoformat(timespec="seconds")
+    )
+
+
+def rules_version_of(game_id: str) -> int:
+    """Return the version of a game's rules now (its declaration's ``rules_version``)."""
+    from meldhall.games.registry import find_game
+
+    return find_game(game_id).rules_version
+
+
+def stale_rules(data: MatchData) -> str | None:
+    """Return why a stored match cannot go on under the game's rules of now (it was started
+    under another version of them), or None when it can."""
+    now = rules_version_of(data.game)
+    if data.rules_version == now:
+        return None
+    return (
+        f"this match was played under version {data.rules_version} of the {data.game} rules "
+        f"and the server now has version {now}: it can be watched, not played on"
     )
 
 

@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from typing import Any, Protocol
 
 from meldhall.store.repository import Store
+from meldhall.tables.metrics import ACTION_SECONDS, ACTIONS, COMMIT_FAILURES, COMMIT_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -34,10 +36,13 @@ class GroupCommit:
         self.store = store
         self._waiting: dict[Committed, None] = {}
         self._handle: asyncio.Handle | None = None
+        self._accepted: list[float] = []
+        """When each staged action was accepted (``time.perf_counter``)."""
 
     def stage(self, match_id: str, index: int, seat: int, action: Any) -> None:
         """Write an accepted action into the open batch (raise what the store raises)."""
         self.store.stage_action(match_id, index, seat, action)
+        self._accepted.append(time.perf_counter())
 
     def send_when_stored(self, table: Committed) -> None:
         """Have ``table`` send its states once everything staged so far is committed."""
@@ -52,13 +57,27 @@ class GroupCommit:
             self._handle = None
         tables = list(self._waiting)
         self._waiting.clear()
+        accepted, self._accepted = self._accepted, []
+        start = time.perf_counter()
         try:
             self.store.commit_staged()
         except Exception:
-            log.exception("the staged actions of %d tables could not be stored", len(tables))
+            log.exception(
+                "the staged actions of %d tables could not be stored",
+                len(tables),
+                extra={"match": ",".join(str(getattr(t, "id", "?")) for t in tables)},
+            )
         if self.store.lost_batch():  # here, or in a commit an earlier database use made
+            COMMIT_FAILURES.inc()
             for table in tables:
                 table.lost()
             return
+        if accepted:
+            COMMIT_SECONDS.observe(time.perf_counter() - start)
         for table in tables:
             table.send_states()
+        if accepted:
+            sent = time.perf_counter()
+            ACTIONS.inc(len(accepted))
+            for at in accepted:
+                ACTION_SECONDS.observe(sent - at)

@@ -9,7 +9,7 @@ from typing import Any
 
 from meldhall.bots.base import strongest_bot_name
 from meldhall.games.registry import find_game
-from meldhall.store.repository import BrokenMatch, MatchData, Quarantined, Store
+from meldhall.store.repository import BrokenMatch, MatchData, Quarantined, Store, stale_rules
 from meldhall.tables.commits import GroupCommit
 from meldhall.tables.table import Rejected, Table
 
@@ -54,8 +54,10 @@ class TableManager:
 
     async def get(self, match_id: str) -> Table | None:
         """Return the loaded table of a match, replaying it from the store if needed, or None
-        when there is no such match; raise ``Rejected`` (``match_broken``) for a match that
-        cannot be rebuilt (it is quarantined: logged, set aside, never replayed again)."""
+        when there is no such match; raise ``Rejected``: ``match_broken`` for a match that
+        cannot be rebuilt (it is quarantined: logged, set aside, never replayed again),
+        ``rules_changed`` for one started under another version of its game's rules (it stays
+        stored and readable as it is)."""
         async with self._lock:
             table = self.tables.get(match_id)
             if table is not None:
@@ -67,6 +69,9 @@ class TableManager:
                     data = self.store.load_match(match_id)
                     if data is None:
                         return None
+                    reason = stale_rules(data)
+                    if reason is not None:  # replaying it under other rules could mislead
+                        raise Rejected("rules_changed", reason)
                     table = self._make_table(data)
                 except BrokenMatch as exc:
                     broken = self.quarantine(match_id, exc)

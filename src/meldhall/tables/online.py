@@ -23,6 +23,7 @@ from meldhall.store.repository import MatchData, Store
 from meldhall.tables.clock import default_action, table_settings
 from meldhall.tables.commits import GroupCommit
 from meldhall.tables.manager import TableManager
+from meldhall.tables.metrics import BOT_SECONDS
 from meldhall.tables.table import Listener, Rejected, Sink, Table
 
 
@@ -254,7 +255,8 @@ class OnlineTable(Table):
                 bot = self.bots[seat]
                 obs = self.state.observation(seat) if bot.needs_observation else {}
             rng = random.Random(derive(self.seed, "bot", version, seat))
-            action = bot.choose(obs, legal, rng)
+            with BOT_SECONDS.time():
+                action = bot.choose(obs, legal, rng)
             async with self.lock:
                 if self.version != version or self._bot_turn() != seat:
                     continue

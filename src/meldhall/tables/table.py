@@ -26,6 +26,7 @@ from meldhall.games.registry import find_game
 from meldhall.store.repository import BrokenMatch, MatchData, Snapshot, Store
 from meldhall.store.snapshots import code_fingerprint, entry_digest, seal, unseal
 from meldhall.tables.commits import GroupCommit
+from meldhall.tables.metrics import BOT_SECONDS
 
 log = logging.getLogger(__name__)
 
@@ -490,9 +491,16 @@ class Table:
                 obs = self.state.observation(seat) if bot.needs_observation else {}
             rng = random.Random(derive(self.seed, "bot", version, seat))
             try:
-                action = await asyncio.to_thread(bot.choose, obs, legal, rng)
+                with BOT_SECONDS.time():
+                    action = await asyncio.to_thread(bot.choose, obs, legal, rng)
             except Exception:  # a broken bot must not stop the table: it plays a listed move
-                log.exception("bot %s of %s failed at state %d", seat, self.game.id, version)
+                log.exception(
+                    "bot %s of %s failed at state %d",
+                    seat,
+                    self.game.id,
+                    version,
+                    extra={"match": self.id},
+                )
                 action = legal[0]
             async with self.lock:
                 if self.version != version or seat not in self.state.to_act():

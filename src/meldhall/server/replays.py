@@ -57,6 +57,7 @@ def file_of(data: MatchData) -> MatchFile:
         secret=data.secret,
         commitment=data.commitment,
         contributions=data.contributions,
+        rules_version=data.rules_version,
         outcome=data.outcome,
     )
 

@@ -103,7 +103,11 @@ SERVER: dict[str, Schema] = {
     "rejected": _message(
         "rejected",
         {"code": {"type": "string"}, "reason": {"type": "string"}},
-        {"engine_code": {"type": "string"}, "ref": {"type": ["string", "null"]}},
+        {
+            "engine_code": {"type": "string"},
+            "ref": {"type": ["string", "null"]},
+            "details": _OBJECT,
+        },
     ),
     "lobby": _message("lobby", {"tables": _LIST}, {}),
     "table": _message("table", {"table": _OBJECT}, {}),

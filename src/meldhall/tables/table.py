@@ -34,13 +34,21 @@ EVENT_MEMORY = 400
 
 class Rejected(Exception):
     """A client message the table refuses; ``code`` is a protocol code (docs/protocol.md),
-    ``engine_code`` the game's own reason code when the engine refused the action."""
+    ``engine_code`` the game's own reason code when the engine refused the action, ``details``
+    the engine's numbers behind it (``IllegalAction.details``)."""
 
-    def __init__(self, code: str, reason: str, engine_code: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        reason: str,
+        engine_code: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
         self.engine_code = engine_code
+        self.details = details or {}
 
 
 class Sink(Protocol):
@@ -308,7 +316,7 @@ class Table:
         try:
             events = self.state.apply(seat, action)
         except IllegalAction as exc:
-            raise Rejected("illegal_action", exc.reason or exc.code, exc.code) from exc
+            raise Rejected("illegal_action", exc.reason or exc.code, exc.code, exc.details) from exc
         try:
             self.commits.stage(self.id, self.version, seat, action.to_json())
         except Exception as exc:

@@ -604,6 +604,8 @@ class LadderState:
                         seat,
                         Discard(tile),
                         "the opening is too low and holds the taken tile",
+                    ).with_details(
+                        value=self.provisional_value(), need=self.requirement(self.prov_kind)
                     )
         if len(rack) + len(returned) == 1:
             return opens, False, "finish"

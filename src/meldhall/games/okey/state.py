@@ -16,7 +16,8 @@ Events (``Event.kind``; public data, and private data for ``Event.seat``):
 - ``hand_over``: hand, result ("win" or "no_score"), winner, final_discard, hands (the
   winner's 14 tiles, None for the others), form, jokers, joker_discard, full_run, points,
   indicator, settlement (lines: seat, delta, reason "show" / "false_claim" / "win"),
-  deltas (of the win), scores, eliminated.
+  deltas (of the win), hand_deltas (every line of the hand: the win and the indicator
+  penalties, the score sheet's row), scores, eliminated.
 - ``match_over``: the outcome (scores, ranks, winners, termination).
 """
 
@@ -492,6 +493,10 @@ class OkeyState:
                     self.out_after[s] = self.hand_no
                     eliminated.append(s)
         shows = [line for line in self.score_lines if line[0] == self.hand_no and line[3] != "win"]
+        totals = [0] * self.n
+        for hand, s, d, _ in self.score_lines:
+            if hand == self.hand_no:
+                totals[s] += d
         public: dict[str, JSON] = {
             "hand": self.hand_no,
             **result,
@@ -499,14 +504,11 @@ class OkeyState:
             "settlement": [{"seat": s, "delta": d, "reason": reason} for _, s, d, reason in shows]
             + [{"seat": s, "delta": d, "reason": "win"} for s, d in enumerate(deltas) if d],
             "deltas": deltas,
+            "hand_deltas": list(totals),
             "scores": list(self.scores),
             "eliminated": eliminated,
         }
         self.last_result = public
-        totals = [0] * self.n
-        for hand, s, d, _ in self.score_lines:
-            if hand == self.hand_no:
-                totals[s] += d
         self.sheet.append({"hand": self.hand_no, "deltas": totals, "scores": list(self.scores)})
         events = [Event("hand_over", public)]
         stand = standing(

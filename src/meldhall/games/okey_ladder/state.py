@@ -782,6 +782,7 @@ class LadderState:
             "discards": piles,
             "turn": self.turn,
             "taken": token[self.taken] if self.taken >= 0 else None,
+            "laid": self.laid_json(),
             "ends_used": [[c, END_NAMES[e]] for c, e in sorted(self.ends_used)]
             if self.ends_used
             else [],
@@ -789,6 +790,17 @@ class LadderState:
             if self.jokers_placed
             else [],
             "over": self.over,
+        }
+
+    def laid_json(self) -> dict[str, JSON] | None:
+        """Return what the turn's provisional combinations are worth against the need that
+        applies to them (``{"value", "need", "kind"}``), or None when nothing is laid."""
+        if not self.provisional:
+            return None
+        return {
+            "value": self.provisional_value(),
+            "need": self.requirement(self.prov_kind),
+            "kind": OPENED_NAMES[self.prov_kind],
         }
 
     def _public(self) -> dict[str, JSON]:

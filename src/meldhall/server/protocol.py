@@ -40,6 +40,7 @@ CLIENT: dict[str, Schema] = {
     "act": _message("act", {"state_id": _INT, "action": _ANY}, {"seat": _INT, "match": _ID}),
     "sync": _message("sync", {}, {}),
     "continue": _message("continue", {}, {}),
+    "pace": _message("pace", {"pace": {"type": "string", "maxLength": 16}}, {}),
     # online play (docs/online.md)
     "lobby": _message("lobby", {}, {}),
     "create": _message(

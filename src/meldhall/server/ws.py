@@ -192,6 +192,10 @@ class Connection:
         self._leave_table()
         self._join(table, seat, message.get("state_id"))
 
+    async def _on_pace(self, message: dict[str, Any]) -> None:
+        table, _ = self._seated()
+        table.set_pace(message["pace"])
+
     async def _on_act(self, message: dict[str, Any]) -> None:
         table, seat = self._seated()
         if "seat" in message and message["seat"] != seat:

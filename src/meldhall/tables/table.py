@@ -31,6 +31,9 @@ log = logging.getLogger(__name__)
 EVENT_MEMORY = 400
 """How many past actions' events a table keeps for clients that reconnect."""
 
+PACES = {"slow": 2.0, "normal": 1.0, "fast": 0.25}
+"""The computer speeds a solo player may choose: factors of the pause before a computer move."""
+
 
 class Rejected(Exception):
     """A client message the table refuses; ``code`` is a protocol code (docs/protocol.md),
@@ -130,6 +133,7 @@ class Table:
         self.paused = data.paused
         self.last_hand = data.last_hand
         self.bot_delay = bot_delay
+        self.pace = 1.0
         self.on_finish = on_finish
         self.lock = asyncio.Lock()
         self.listeners: list[Listener] = []
@@ -312,6 +316,15 @@ class Table:
                 self._broadcast()
         self._wake_bots()
 
+    def set_pace(self, pace: str) -> None:
+        """Set the computers' speed (a key of ``PACES``) of a table with one person; a table
+        of several people keeps its pace (Rejected ``not_solo``)."""
+        if pace not in PACES:
+            raise Rejected("bad_message", f"pace must be one of {', '.join(PACES)}, not {pace!r}")
+        if len(self.person_seats) > 1:
+            raise Rejected("not_solo", "only a solo player sets the computers' speed")
+        self.pace = PACES[pace]
+
     def _apply(self, seat: int, action: Action) -> None:
         try:
             events = self.state.apply(seat, action)
@@ -415,7 +428,7 @@ class Table:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            await asyncio.sleep(self.bot_delay)
+            await asyncio.sleep(self.bot_delay * self.pace)
             async with self.lock:
                 seat = self._bot_turn()
                 if seat is None:

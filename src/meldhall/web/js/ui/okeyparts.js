@@ -71,9 +71,21 @@ export function settlementList(ctx, lines) {
   for (const line of lines) {
     const n = ctx.nameOf(line.seat);
     const amount = line.amount > 0 ? `+${fmt(line.amount)}` : fmt(line.amount);
-    list.append(el('li', { key: 'hand.line', vars: { name: t(n.key, n.vars), amount, reason: reasonOf(line.reason) } }));
+    const item = el('li', { key: 'hand.line', vars: { name: t(n.key, n.vars), amount, reason: reasonOf(line.reason) } });
+    if (line.factors) item.append(el('small', { cls: 'factors', raw: ` (${factorsText(line.factors)})` }));
+    list.append(item);
   }
   return list;
+}
+
+/** Return the numbers an engine multiplied into a settlement line, in words ("5 tiles ×
+ * 10 per tile × joker finish ×2"); a factor of 1 that only multiplies is left out. */
+export function factorsText(factors) {
+  const always = ['tiles', 'per_tile', 'base', 'credit', 'each', 'jokers'];
+  return Object.entries(factors)
+    .filter(([name, n]) => always.includes(name) || n !== 1)
+    .map(([name, n]) => t(`factor.${name}`, { n: fmt(n) }))
+    .join(' × ');
 }
 
 /** Return the translated words of an engine's settlement reason. */
@@ -115,4 +127,26 @@ export function sameTiles(a, b) {
   const x = [...a].sort();
   const y = [...b].sort();
   return x.every((v, i) => v === y[i]);
+}
+
+/** Return the box naming the real joker of the hand (its face, drawn as a joker). */
+export function jokerBox(okey) {
+  return el('div', { cls: 'info-box joker-box' }, el('span', { key: 'okey.okey_is' }), ' ', pieceEl('okey', `${okey}a`, { small: true, joker: true }));
+}
+
+/** Return a table of each seat's points of a hand by reason (one column per reason of the
+ * lines, {seat, amount, reason}) with the hand's total per seat: the row sums to `totals`. */
+export function reasonTable(ctx, lines, totals, { totalKey = 'hand.this_hand', after } = {}) {
+  const reasons = [...new Set(lines.map((l) => l.reason))];
+  const table = el('table', { cls: 'scores by-reason' });
+  table.append(el('tr', {}, el('th', { key: 'over.player' }), ...reasons.map((r) => el('th', { raw: reasonOf(r) })), el('th', { key: totalKey }), ...(after ? [el('th', { key: 'scores.total' })] : [])));
+  for (let s = 0; s < ctx.seats; s++) {
+    const n = ctx.nameOf(s);
+    const cells = reasons.map((r) => {
+      const sum = lines.filter((l) => l.seat === s && l.reason === r).reduce((a, l) => a + l.amount, 0);
+      return el('td', { raw: sum ? fmt(sum) : '' });
+    });
+    table.append(el('tr', { attrs: { 'data-seat': s } }, el('th', { key: n.key, vars: n.vars }), ...cells, el('td', { cls: 'hand-total', raw: fmt(totals[s]) }), ...(after ? [el('td', { raw: fmt(after[s]) })] : [])));
+  }
+  return table;
 }

@@ -14,10 +14,11 @@ Events (``Event.kind``; public data, and private data for ``Event.seat``):
   ``discard`` (tile), ``show_indicator`` (tile, deltas, scores), ``false_claim`` (tile,
   deltas, scores; option ``false_claim = penalty(n)``).
 - ``hand_over``: hand, result ("win" or "no_score"), winner, final_discard, hands (the
-  winner's 14 tiles, None for the others), form, jokers, joker_discard, full_run, points,
-  indicator, settlement (lines: seat, delta, reason "show" / "false_claim" / "win"),
-  deltas (of the win), hand_deltas (every line of the hand: the win and the indicator
-  penalties, the score sheet's row), scores, eliminated.
+  winner's 14 tiles, None for the others), groups (the winner's tiles in the melds of the
+  reading: sets and runs, or seven pairs; [] without a winner), form, jokers,
+  joker_discard, full_run, points, indicator, settlement (lines: seat, delta, reason
+  "show" / "false_claim" / "win"), deltas (of the win), hand_deltas (every line of the
+  hand: the win and the indicator penalties, the score sheet's row), scores, eliminated.
 - ``match_over``: the outcome (scores, ranks, winners, termination).
 """
 
@@ -58,6 +59,7 @@ from meldhall.games.okey.faces import (
 )
 from meldhall.games.okey.hand import HandRules, judge
 from meldhall.games.okey.options import OkeyOptions
+from meldhall.games.okey.reading import melds_of
 from meldhall.games.okey.scoring import hand_points, show_deltas, standing, win_deltas
 from meldhall.games.okey.view import observation_of
 
@@ -448,6 +450,7 @@ class OkeyState:
             "winner": seat,
             "final_discard": TOKENS[tile],
             "hands": revealed,
+            "groups": [_tokens(g) for g in melds_of(hand, self.okey, self.rules, verdict.form)],
             "form": verdict.form,
             "jokers": jokers,
             "joker_discard": joker_discard,
@@ -466,6 +469,7 @@ class OkeyState:
             "winner": None,
             "final_discard": None,
             "hands": [None] * self.n,
+            "groups": [],
             "form": None,
             "jokers": None,
             "joker_discard": False,

@@ -144,7 +144,8 @@ export function createView(ctx) {
     }
     const okeyOf = remember(ctx, 'okey-jokers', (v) => v || {})[h.hand];
     const joker = (tok) => faceOf(tok) === okeyOf;
-    box.append(handRows(ctx, 'okey', h.hands || [], { isJoker: joker, final: h.final_discard }));
+    const grouped = h.winner !== null && h.winner !== undefined ? { [h.winner]: h.groups } : {};
+    box.append(handRows(ctx, 'okey', h.hands || [], { isJoker: joker, final: h.final_discard, grouped }));
     const lines = (h.settlement || []).map((l) => ({ seat: l.seat, amount: l.delta, reason: l.reason }));
     box.append(settlementList(ctx, lines), reasonTable(ctx, lines, h.hand_deltas, { after: h.scores }));
     return box;

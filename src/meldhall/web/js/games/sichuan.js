@@ -185,7 +185,7 @@ export function createView(ctx) {
       reveal.append(row);
     });
     box.append(reveal);
-    const wins = el('ol', { cls: 'settlement' });
+    const wins = el('ol', { cls: 'settlement', attrs: { id: 'mj-wins' } });
     for (const w of h.winners) {
       const n = ctx.nameOf(w.seat);
       const fans = Object.entries(w.fans).map(([k, v]) => `${t(`fan.${k}`)} ${v}`).join(', ') || t('fan.none');

@@ -49,14 +49,18 @@ export function sortButtons(rack, modes = ['runs', 'groups', 'pairs']) {
   return el('div', { cls: 'sorts' }, ...modes.map((m) => button(`sort.${m}`, () => rack.sort(m), { attrs: { 'data-sort': m } })));
 }
 
-/** Return one row per seat with revealed tiles (null rows are skipped). */
-export function handRows(ctx, family, hands, { isJoker, final, extra } = {}) {
+/** Return one row per seat with revealed tiles (null rows are skipped); `grouped[seat]`,
+ * where given, lays that seat's tiles out in the melds the engine read. */
+export function handRows(ctx, family, hands, { isJoker, final, extra, grouped = {} } = {}) {
   const box = el('div', { cls: 'reveal' });
   hands.forEach((tiles, s) => {
     if (!tiles || (Array.isArray(tiles) && !tiles.length && !extra?.(s))) return;
     const n = ctx.nameOf(s);
     const row = el('div', { cls: 'who' }, el('span', { key: n.key, vars: n.vars }));
-    const pieces = pieceRow(family, tiles, { isJoker });
+    const melds = grouped[s];
+    const pieces = melds?.length
+      ? el('div', { cls: 'meld-row', attrs: { 'data-seat': s } }, ...melds.map((m) => el('div', { cls: 'meld' }, ...m.map((tok) => pieceEl(family, tok, { small: true, joker: isJoker?.(tok) })))))
+      : pieceRow(family, tiles, { isJoker });
     if (extra) pieces.append(...extra(s));
     row.append(pieces);
     box.append(row);

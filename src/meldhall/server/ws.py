@@ -114,19 +114,8 @@ class Connection:
             except OutboxOverflow:
                 await self.socket.close(code=1013, reason="too far behind: reconnect")
 
-    def _reject(
-        self,
-        code: str,
-        reason: str,
-        engine_code: str | None = None,
-        details: dict[str, Any] | None = None,
-    ) -> None:
-        message: dict[str, Any] = {"type": "rejected", "code": code, "reason": reason}
-        if engine_code is not None:
-            message["engine_code"] = engine_code
-        if details:
-            message["details"] = details
-        self.out.put_nowait(message)
+    def _reject(self, code: str, reason: str, engine_code: str | None = None) -> None:
+        self.out.put_nowait(Rejected(code, reason, engine_code).to_json())
 
     async def _handle(self, text: str) -> None:
         if len(text) > MAX_MESSAGE:
@@ -151,7 +140,7 @@ class Connection:
         try:
             await getattr(self, f"_on_{kind}")(message)
         except Rejected as exc:
-            self._reject(exc.code, exc.reason, exc.engine_code, exc.details)
+            self.out.put_nowait(exc.to_json())
 
     # ------------------------------------------------------------------ handlers
 

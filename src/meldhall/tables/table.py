@@ -53,6 +53,16 @@ class Rejected(Exception):
         self.engine_code = engine_code
         self.details = details or {}
 
+    def to_json(self) -> dict[str, Any]:
+        """Return the ``rejected`` message (docs/protocol.md): code, reason, and the engine's
+        code and details where the engine refused."""
+        message: dict[str, Any] = {"type": "rejected", "code": self.code, "reason": self.reason}
+        if self.engine_code is not None:
+            message["engine_code"] = self.engine_code
+        if self.details:
+            message["details"] = self.details
+        return message
+
 
 class Sink(Protocol):
     """Where a listener's messages go (a connection's outbox, or any ``asyncio.Queue``)."""

@@ -26,6 +26,11 @@ UPRIGHT = (390, 844)
 OWN = ".rack .piece, #hand .card-slot"
 """The player's own tiles (okey-cards: the slots of its hand)."""
 SEAT_AREAS = [".area-top", ".area-left", ".area-right", ".area-bottom"]
+MEASURE = """sel => [...document.querySelectorAll(sel)]
+  .filter((e) => e.getClientRects().length)
+  .map((e) => { const r = e.getBoundingClientRect();
+    return { l: r.left, t: r.top, r: r.right, b: r.bottom, w: r.width }; })"""
+"""The boxes of the shown elements matching a selector (the online page's layout test)."""
 
 PROBLEMS = (Path(__file__).parent / "layout_problems.js").read_text()
 """Every layout problem of the page in words (elements outside the window, seat areas that

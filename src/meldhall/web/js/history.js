@@ -39,12 +39,12 @@ export function eventWords(e, nameOf, mySeat) {
   return { key, vars };
 }
 
-/** Return the pieces an event names (a tile, a card, or the tiles taken), as tokens. */
+/** Return the pieces an event names (a tile, a card, the tiles taken or laid), as tokens. */
 export function eventPieces(e) {
   if (typeof e.tile === 'string') return [e.tile];
   if (typeof e.card === 'string') return [e.card];
-  if (e.kind === 'take_discard' && Array.isArray(e.tiles)) return e.tiles.filter((x) => typeof x === 'string');
-  return [];
+  const laid = e.kind === 'take_discard' ? e.tiles : (e.meld ?? e.combo)?.tiles ?? (e.meld ?? e.combo)?.cards;
+  return Array.isArray(laid) ? laid.filter((x) => typeof x === 'string') : [];
 }
 
 /** The history panel and its toolbar button; `family` names the pieces' drawing. */
@@ -52,7 +52,6 @@ export class History {
   constructor({ nameOf, family }) {
     this.nameOf = nameOf;
     this.family = family;
-    this.seat = null;
     this.count = 0;
     this.list = el('ol', { cls: 'history-list', attrs: { id: 'history-list' } });
     this.panel = el('aside', { cls: 'history', attrs: { id: 'history', 'aria-label': t('history.title'), hidden: '' } },

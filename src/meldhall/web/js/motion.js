@@ -10,10 +10,24 @@ export function reducedMotion() {
   return window.matchMedia?.('(prefers-reduced-motion: reduce)').matches ?? false;
 }
 
-/** Animate the moves of `events` made by seats other than `me` (already drawn on the board);
- * return how many were animated. */
+let queued = null;
+
+/** Animate, at the next frame, the moves of `events` made by seats other than `me` (already
+ * drawn on the board). States that arrive faster than frames are drawn without animation:
+ * only the latest batch moves, so that a backlog of states costs one layout per frame. */
 export function follow(events, me) {
-  if (reducedMotion()) return 0;
+  if (reducedMotion()) return;
+  const first = queued === null;
+  queued = { events, me };
+  if (first) requestAnimationFrame(() => {
+    const batch = queued;
+    queued = null;
+    animate(batch.events, batch.me);
+  });
+}
+
+/** Animate the moves of `events` by seats other than `me`; return how many were animated. */
+function animate(events, me) {
   let shown = 0;
   for (const e of events) {
     const seat = e.seat ?? null;

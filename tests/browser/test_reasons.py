@@ -30,8 +30,16 @@ def _click_all(page: Any, tokens: list[str], where: str = ".rack") -> None:
         page.click(f"{where} .piece[data-token='{tok}']")
 
 
+def _open_history(page: Any) -> None:
+    """Open the move history panel (its lines are drawn while it is open)."""
+    if page.locator("#history[hidden]").count():
+        page.click("#history-button")
+    page.wait_for_selector("#history:not([hidden])")
+
+
 def _refusal(page: Any) -> str:
     """Return the words of the latest refusal in the move history."""
+    _open_history(page)
     line = page.locator("#history-list .move.refused").last
     line.wait_for(state="attached")
     return str(line.text_content())
@@ -85,6 +93,7 @@ def test_a_ladder_opening_below_the_need_returns_with_its_numbers(
     page.click("#act-discard")
     if page.locator("#confirm-discard").count():
         page.click("#confirm-discard")
+    _open_history(page)
     line = page.locator("#history-list .move.mine", has_text="returned to your rack")
     line.wait_for(state="attached")
     expected = f"Laid {laid['value']}, need {laid['need']}: returned to your rack"
@@ -92,8 +101,6 @@ def test_a_ladder_opening_below_the_need_returns_with_its_numbers(
     assert page.inner_text("#move-log") != ""
     for tok in RUN:
         assert page.locator(f".rack .piece[data-token='{tok}']").count() == 1
-    page.click("#history-button")
-    page.wait_for_selector("#history:not([hidden])")
     shot(page, "reasons-ladder-returned")
 
 
@@ -192,8 +199,10 @@ def test_a_tile_rummy_take_shows_its_numbers(page: Any, server: Server) -> None:
     meld = page.locator(".meld-center .meld[data-owner='0']")
     meld.wait_for()
     value = meld.locator(".value").inner_text()
+    _open_history(page)
     line = page.locator("#history-list .move.mine", has_text="laid down")
     line.wait_for(state="attached")
-    assert line.text_content() == f"You laid down {value}"
+    assert line.locator(":scope > span").text_content() == f"You laid down {value}"
+    assert line.locator(".piece").count() == 5
     assert int(value) >= details["need"]
     assert page.locator("#history-list .move.mine", has_text="took the discard").count() == 1

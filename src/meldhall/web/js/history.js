@@ -47,12 +47,16 @@ export function eventPieces(e) {
   return Array.isArray(laid) ? laid.filter((x) => typeof x === 'string') : [];
 }
 
-/** The history panel and its toolbar button; `family` names the pieces' drawing. */
+/** The history panel and its toolbar button; `family` names the pieces' drawing. The lines
+ * are kept as data and drawn at most once a frame (the latest in the toolbar, the list only
+ * while the panel is open), so that a backlog of states costs little. */
 export class History {
   constructor({ nameOf, family }) {
     this.nameOf = nameOf;
     this.family = family;
-    this.count = 0;
+    this.items = [];
+    this.drawn = 0;
+    this.frame = false;
     this.list = el('ol', { cls: 'history-list', attrs: { id: 'history-list' } });
     this.panel = el('aside', { cls: 'history', attrs: { id: 'history', 'aria-label': t('history.title'), hidden: '' } },
       el('div', { cls: 'history-head' }, el('h2', { key: 'history.title' }), button('ui.close', () => this.toggle(false), { cls: 'ghost', attrs: { id: 'history-close' } })),
@@ -66,33 +70,56 @@ export class History {
   toggle(open = this.panel.hidden) {
     this.panel.hidden = !open;
     this.button.setAttribute('aria-expanded', String(open));
-    if (open) this.list.lastElementChild?.scrollIntoView({ block: 'end' });
+    if (open) this.draw();
   }
 
   /** Forget the moves (a new match). */
   clear() {
+    this.items = [];
+    this.drawn = 0;
     this.list.replaceChildren();
     this.latest.replaceChildren();
-    this.count = 0;
   }
 
-  /** Add the moves of a state's events; a new hand starts a new list. */
+  /** Add the moves of a state's events; a new hand starts with a heading. */
   add(events, mySeat) {
     for (const e of events) {
-      if (HAND_STARTS.has(e.kind) && this.count) this.list.append(el('li', { cls: 'new-hand', key: 'history.new_hand' }));
+      if (HAND_STARTS.has(e.kind) && this.items.length) this.items.push({ heading: true });
       const words = eventWords(e, this.nameOf, mySeat);
       if (words) this.line(words, eventPieces(e), e.seat === mySeat ? 'mine' : '');
     }
   }
 
-  /** Add one line of words (with pieces) to the list and the toolbar strip. */
+  /** Add one line of words (with pieces); it is drawn at the next frame. */
   line({ key, vars }, pieces = [], cls = '') {
-    const item = el('li', { cls: `move ${cls}`.trim() }, el('span', { key, vars }));
-    if (pieces.length && this.family) item.append(...pieces.map((tok) => pieceEl(this.family, tok, { small: true })));
-    this.list.append(item);
-    this.count += 1;
-    while (this.list.children.length > MAX_LINES) this.list.firstChild.remove();
-    this.latest.replaceChildren(item.cloneNode(true));
-    if (!this.panel.hidden) item.scrollIntoView({ block: 'end' });
+    this.items.push({ key, vars, pieces, cls });
+    if (this.items.length > MAX_LINES) {
+      this.items.splice(0, this.items.length - MAX_LINES);
+      this.drawn = 0;
+      this.list.replaceChildren();
+    }
+    if (!this.frame) {
+      this.frame = true;
+      requestAnimationFrame(() => this.draw());
+    }
+  }
+
+  /** Draw the latest line in the toolbar and, while the panel is open, the lines not drawn yet. */
+  draw() {
+    this.frame = false;
+    const last = [...this.items].reverse().find((x) => !x.heading);
+    this.latest.replaceChildren(...(last ? [this.itemEl(last)] : []));
+    if (this.panel.hidden) return;
+    this.list.append(...this.items.slice(this.drawn).map((x) => this.itemEl(x)));
+    this.drawn = this.items.length;
+    this.list.lastElementChild?.scrollIntoView({ block: 'end' });
+  }
+
+  /** Return the list item of one line. */
+  itemEl(x) {
+    if (x.heading) return el('li', { cls: 'new-hand', key: 'history.new_hand' });
+    const item = el('li', { cls: `move ${x.cls}`.trim() }, el('span', { key: x.key, vars: x.vars }));
+    if (x.pieces.length && this.family) item.append(...x.pieces.map((tok) => pieceEl(this.family, tok, { small: true })));
+    return item;
   }
 }

@@ -1,46 +1,120 @@
-"""UI.md: every table fits one screen, without scrolling, on a laptop (1366x768) and on a phone
-held sideways (844x390): the page does not scroll, and the rack's tiles, the seats and the
-toolbar's buttons lie inside the window; a tile stays at least 28 px wide on the phone."""
+"""UI.md: every table fits one screen, without scrolling, on a laptop (1366x768), on a phone
+held sideways (844x390) and on a phone held upright (390x844), in every phase of a hand: at
+the start, mid-hand and at the hand's end with its dialog. No element of the table lies
+outside the window, no two seat areas overlap, the status line shows whole, the dialog's
+primary button is in view and clickable, and a tile stays at least 28 px wide on the laptop
+and the sideways phone (the upright phone keeps a two-row rack with smaller pieces).
+
+One page per game plays a whole hand and is measured at the three sizes in each phase."""
 
 from __future__ import annotations
 
+import json
+from pathlib import Path
 from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server, shot, start_match
+from meldhall.server.games import available_games
+from tests.browser.conftest import Server, engine_first_hand, shot, start_match
+from tests.browser.players import PLAYERS, play_until_hand_over
 
 pytestmark = pytest.mark.browser
 GAMES = ["okey", "okey-ladder", "tile-rummy", "remi", "sichuan", "okey-cards"]
-SIZES = [(1366, 768), (844, 390)]
+SIZES = [(1366, 768), (844, 390), (390, 844)]
+UPRIGHT = (390, 844)
 OWN = ".rack .piece, #hand .card-slot"
 """The player's own tiles (okey-cards: the slots of its hand)."""
+SEAT_AREAS = [".area-top", ".area-left", ".area-right", ".area-bottom"]
 MEASURE = """sel => [...document.querySelectorAll(sel)]
   .filter((e) => e.getClientRects().length)
   .map((e) => { const r = e.getBoundingClientRect();
     return { l: r.left, t: r.top, r: r.right, b: r.bottom, w: r.width }; })"""
+"""The boxes of the shown elements matching a selector (the online page's layout test)."""
+
+PROBLEMS = (Path(__file__).parent / "layout_problems.js").read_text()
+"""Every layout problem of the page in words (elements outside the window, seat areas that
+overlap, a cut status line, a hidden primary button)."""
+
+WIDTHS = """sel => [...document.querySelectorAll(sel)]
+  .filter((e) => e.getClientRects().length).map((e) => e.getBoundingClientRect().width)"""
+
+
+def check_sizes(page: Any, game: str, phase: str) -> None:
+    """Measure the table at every size (then go back to the first); fail with every problem
+    found; save a screenshot of each size at the hand's end."""
+    found: dict[str, list[str]] = {}
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(250)
+        problems = page.evaluate(PROBLEMS, [width, height, SEAT_AREAS])
+        widths = page.evaluate(WIDTHS, OWN)
+        least = 20 if (width, height) == UPRIGHT else 28
+        if widths and min(widths) < least:
+            problems.append(f"tiles {min(widths):.0f} px wide")
+        if problems:
+            found[f"{width}x{height}"] = problems[:6]
+            shot(page, f"fail-{game}-{phase}-{width}x{height}")
+        if phase == "end":
+            shot(page, f"end-{game}-{width}x{height}")
+    page.set_viewport_size({"width": SIZES[0][0], "height": SIZES[0][1]})
+    page.wait_for_timeout(150)
+    assert not found, f"{game} {phase}: {found}"
+
+
+def okey_rows_sum(page: Any, match_id: str, server: Server) -> None:
+    """The okey end of hand: the winner's tiles in the engine's melds; each seat's reasons sum
+    to the hand's total, which is the engine's change of that seat's score (the indicator
+    penalties included), and the score sheet's row says the same."""
+    rows = page.eval_on_selector_all(
+        "#hand-over table.by-reason tr[data-seat]",
+        "rows => rows.map((r) => [...r.querySelectorAll('td')].map((c) => c.textContent))",
+    )
+    engine = engine_first_hand(server.store(), match_id)
+    shown = page.eval_on_selector_all(
+        "#hand-over .meld-row .meld",
+        "ms => ms.map((m) => [...m.querySelectorAll('.piece')].map((p) => p.dataset.token))",
+    )
+    assert shown == engine["groups"]
+    number = lambda text: int(text.replace("\u2212", "-").replace(",", "") or 0)  # noqa: E731
+    for seat, cells in enumerate(rows):
+        *reasons, hand, _total = [number(c) for c in cells]
+        assert sum(reasons) == hand == engine["hand_deltas"][seat], (seat, cells, engine)
+    page.click("#next-hand")
+    page.wait_for_selector("#hand-over", state="detached")
+    page.click("#scores-button")
+    sheet = page.inner_text("#scores table")
+    for delta in engine["hand_deltas"]:
+        assert str(delta) in sheet
+    page.click("#scores [data-close]")
+
+
+def sichuan_wins_list_fans(page: Any, match_id: str, server: Server) -> None:
+    """Each win of the deal names its fans (or the basic hand), its fan total and points."""
+    engine = engine_first_hand(server.store(), match_id)
+    catalog = json.loads(page.evaluate("fetch('/static/i18n/en.json').then(r => r.text())"))
+    lines = page.locator("#mj-wins li").all_inner_texts()
+    assert len(lines) == len(engine["winners"])
+    for line, win in zip(lines, engine["winners"], strict=True):
+        names = [catalog[f"fan.{k}"] for k in win["fans"]] or [catalog["fan.none"]]
+        assert all(n in line for n in names), (line, win)
+        assert f"{win['fan']} fan" in line and f"{win['points']} pts" in line
+        if win["bonus"]:
+            assert f"+{win['bonus']}" in line
 
 
 @pytest.mark.parametrize("game", GAMES)
-def test_the_table_fits_one_screen(page: Any, server: Server, game: str) -> None:
-    start_match(page, server.url, game)
+def test_every_phase_fits_every_size(page: Any, server: Server, game: str) -> None:
+    if game not in available_games():
+        pytest.skip(f"{game} is not available")
+    match_id = start_match(page, server.url, game)
     page.wait_for_selector(OWN)
-    for width, height in SIZES:
-        page.set_viewport_size({"width": width, "height": height})
-        page.wait_for_timeout(200)
-        scroll = page.evaluate(
-            "() => [document.scrollingElement.scrollWidth, document.scrollingElement.scrollHeight]"
-        )
-        assert scroll == [width, height], f"{game} scrolls at {width}x{height}"
-        for selector in (OWN, "#toolbar button", ".seat-panel"):
-            boxes = page.evaluate(MEASURE, selector)
-            assert boxes or selector == ".seat-panel", f"{game}: nothing matches {selector}"
-            outside = [
-                b
-                for b in boxes
-                if b["l"] < -1 or b["t"] < -1 or b["r"] > width + 1 or b["b"] > height + 1
-            ]
-            assert not outside, f"{game} at {width}x{height}: {selector} outside {outside[:2]}"
-        tiles = page.evaluate(MEASURE, OWN)
-        assert min(b["w"] for b in tiles) >= 28, f"{game}: rack tiles too narrow at {width}px"
-        shot(page, f"layout-{game}-{width}x{height}")
+    check_sizes(page, game, "start")
+    mid = lambda: check_sizes(page, game, "mid")  # noqa: E731
+    play_until_hand_over(page, PLAYERS[game], shot_at=3, on_shot=mid)
+    page.locator("#hand-over .hand-over, #match-over .hand-over").first.wait_for()
+    check_sizes(page, game, "end")
+    if game == "okey":
+        okey_rows_sum(page, match_id, server)
+    if game == "sichuan":
+        sichuan_wins_list_fans(page, match_id, server)

@@ -8,6 +8,8 @@ game is ``GAME_OVER``).
 
 from __future__ import annotations
 
+from typing import Any
+
 MATCH_OVER = "MATCH_OVER"
 """The match is over: no action applies any more."""
 NOT_YOUR_TURN = "NOT_YOUR_TURN"
@@ -36,17 +38,27 @@ class IllegalAction(MeldhallError):
     """A well-formed action that the rules do not allow now.
 
     ``code`` is the reason code the game's spec names (``WRONG_PHASE``, ``NOT_YOUR_TURN``...);
-    the state that raised it is left exactly as it was.
+    the state that raised it is left exactly as it was. ``details`` holds the numbers behind
+    the refusal where the rules count something (``{"value": 15, "need": 30}``), so that a
+    table can say them in words; it is empty otherwise.
 
     >>> e = IllegalAction("WRONG_PHASE", "seat 1 cannot discard before drawing")
-    >>> e.code, str(e)
-    ('WRONG_PHASE', 'WRONG_PHASE: seat 1 cannot discard before drawing')
+    >>> e.code, str(e), e.details
+    ('WRONG_PHASE', 'WRONG_PHASE: seat 1 cannot discard before drawing', {})
+    >>> IllegalAction("OPENING_TOO_LOW", "15 < 30").with_details(value=15, need=30).details
+    {'value': 15, 'need': 30}
     """
 
     def __init__(self, code: str, message: str = "") -> None:
         self.code = code
         self.reason = message
+        self.details: dict[str, Any] = {}
         super().__init__(f"{code}: {message}" if message else code)
+
+    def with_details(self, **details: Any) -> IllegalAction:
+        """Return this refusal with ``details`` added (JSON values: numbers, strings, lists)."""
+        self.details.update(details)
+        return self
 
 
 class EngineBug(RuntimeError):

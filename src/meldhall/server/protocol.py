@@ -40,6 +40,7 @@ CLIENT: dict[str, Schema] = {
     "act": _message("act", {"state_id": _INT, "action": _ANY}, {"seat": _INT, "match": _ID}),
     "sync": _message("sync", {}, {}),
     "continue": _message("continue", {}, {}),
+    "pace": _message("pace", {"pace": {"type": "string", "maxLength": 16}}, {}),
     # online play (docs/online.md)
     "lobby": _message("lobby", {}, {}),
     "create": _message(
@@ -103,7 +104,11 @@ SERVER: dict[str, Schema] = {
     "rejected": _message(
         "rejected",
         {"code": {"type": "string"}, "reason": {"type": "string"}},
-        {"engine_code": {"type": "string"}, "ref": {"type": ["string", "null"]}},
+        {
+            "engine_code": {"type": "string"},
+            "ref": {"type": ["string", "null"]},
+            "details": _OBJECT,
+        },
     ),
     "lobby": _message("lobby", {"tables": _LIST}, {}),
     "table": _message("table", {"table": _OBJECT}, {}),

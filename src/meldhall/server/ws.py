@@ -166,10 +166,7 @@ class Connection:
                 await self.socket.close(code=1013, reason="too far behind: reconnect")
 
     def _reject(self, code: str, reason: str, engine_code: str | None = None) -> None:
-        message: dict[str, Any] = {"type": "rejected", "code": code, "reason": reason}
-        if engine_code is not None:
-            message["engine_code"] = engine_code
-        self.out.put_nowait(message)
+        self.out.put_nowait(Rejected(code, reason, engine_code).to_json())
 
     async def _handle(self, text: str) -> None:
         try:
@@ -191,7 +188,7 @@ class Connection:
         try:
             await getattr(self, f"_on_{kind}")(message)
         except Rejected as exc:
-            self._reject(exc.code, exc.reason, exc.engine_code)
+            self.out.put_nowait(exc.to_json())
 
     # ------------------------------------------------------------------ handlers
 
@@ -241,6 +238,10 @@ class Connection:
             raise Rejected("not_your_seat", "this session has no seat in that match")
         self._leave_table()
         self._join(table, seat, message.get("state_id"))
+
+    async def _on_pace(self, message: dict[str, Any]) -> None:
+        table, _ = self._seated()
+        table.set_pace(message["pace"])
 
     async def _on_act(self, message: dict[str, Any]) -> None:
         table, seat = self._seated()

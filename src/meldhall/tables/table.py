@@ -33,16 +33,37 @@ log = logging.getLogger(__name__)
 EVENT_MEMORY = 400
 """How many past actions' events a table keeps for clients that reconnect."""
 
+PACES = {"slow": 2.0, "normal": 1.0, "fast": 0.25}
+"""The computer speeds a solo player may choose: factors of the pause before a computer move."""
+
 
 class Rejected(Exception):
     """A client message the table refuses; ``code`` is a protocol code (docs/protocol.md),
-    ``engine_code`` the game's own reason code when the engine refused the action."""
+    ``engine_code`` the game's own reason code when the engine refused the action, ``details``
+    the engine's numbers behind it (``IllegalAction.details``)."""
 
-    def __init__(self, code: str, reason: str, engine_code: str | None = None) -> None:
+    def __init__(
+        self,
+        code: str,
+        reason: str,
+        engine_code: str | None = None,
+        details: dict[str, Any] | None = None,
+    ) -> None:
         super().__init__(f"{code}: {reason}")
         self.code = code
         self.reason = reason
         self.engine_code = engine_code
+        self.details = details or {}
+
+    def to_json(self) -> dict[str, Any]:
+        """Return the ``rejected`` message (docs/protocol.md): code, reason, and the engine's
+        code and details where the engine refused."""
+        message: dict[str, Any] = {"type": "rejected", "code": self.code, "reason": self.reason}
+        if self.engine_code is not None:
+            message["engine_code"] = self.engine_code
+        if self.details:
+            message["details"] = self.details
+        return message
 
 
 class Sink(Protocol):
@@ -119,6 +140,7 @@ class Table:
         self.paused = data.paused
         self.last_hand = data.last_hand
         self.bot_delay = bot_delay
+        self.pace = 1.0
         self.on_finish = on_finish
         self.on_idle = on_idle
         self.lock = asyncio.Lock()
@@ -375,11 +397,20 @@ class Table:
                 self._broadcast()
         self._wake_bots()
 
+    def set_pace(self, pace: str) -> None:
+        """Set the computers' speed (a key of ``PACES``) of a table with one person; a table
+        of several people keeps its pace (Rejected ``not_solo``)."""
+        if pace not in PACES:
+            raise Rejected("bad_message", f"pace must be one of {', '.join(PACES)}, not {pace!r}")
+        if len(self.person_seats) > 1:
+            raise Rejected("not_solo", "only a solo player sets the computers' speed")
+        self.pace = PACES[pace]
+
     def _apply(self, seat: int, action: Action) -> None:
         try:
             events = self.state.apply(seat, action)
         except IllegalAction as exc:
-            raise Rejected("illegal_action", exc.reason or exc.code, exc.code) from exc
+            raise Rejected("illegal_action", exc.reason or exc.code, exc.code, exc.details) from exc
         try:
             self.commits.stage(self.id, self.version, seat, action.to_json())
         except Exception as exc:
@@ -480,7 +511,7 @@ class Table:
                 self._wake.clear()
                 await self._wake.wait()
                 continue
-            await asyncio.sleep(self.bot_delay)
+            await asyncio.sleep(self.bot_delay * self.pace)
             async with self.lock:
                 seat = self._bot_turn()
                 if seat is None:

@@ -14,9 +14,11 @@ Events (``Event.kind``; public data, and private data for ``Event.seat``):
   ``discard`` (tile), ``show_indicator`` (tile, deltas, scores), ``false_claim`` (tile,
   deltas, scores; option ``false_claim = penalty(n)``).
 - ``hand_over``: hand, result ("win" or "no_score"), winner, final_discard, hands (the
-  winner's 14 tiles, None for the others), form, jokers, joker_discard, full_run, points,
-  indicator, settlement (lines: seat, delta, reason "show" / "false_claim" / "win"),
-  deltas (of the win), scores, eliminated.
+  winner's 14 tiles, None for the others), groups (the winner's tiles in the melds of the
+  reading: sets and runs, or seven pairs; [] without a winner), form, jokers,
+  joker_discard, full_run, points, indicator, settlement (lines: seat, delta, reason
+  "show" / "false_claim" / "win"), deltas (of the win), hand_deltas (every line of the
+  hand: the win and the indicator penalties, the score sheet's row), scores, eliminated.
 - ``match_over``: the outcome (scores, ranks, winners, termination).
 """
 
@@ -61,6 +63,7 @@ from meldhall.games.okey.pieces import (
     is_real_joker,
     okey_face,
 )
+from meldhall.games.okey.reading import melds_of
 from meldhall.games.okey.scoring import hand_points, show_deltas, standing, win_deltas
 from meldhall.games.okey.view import observation_of
 
@@ -456,6 +459,7 @@ class OkeyState:
             "winner": seat,
             "final_discard": TOKENS[tile],
             "hands": revealed,
+            "groups": [_tokens(g) for g in melds_of(hand, self.okey, self.rules, verdict.form)],
             "form": verdict.form,
             "jokers": jokers,
             "joker_discard": joker_discard,
@@ -474,6 +478,7 @@ class OkeyState:
             "winner": None,
             "final_discard": None,
             "hands": [None] * self.n,
+            "groups": [],
             "form": None,
             "jokers": None,
             "joker_discard": False,
@@ -501,6 +506,10 @@ class OkeyState:
                     self.out_after[s] = self.hand_no
                     eliminated.append(s)
         shows = [line for line in self.score_lines if line[0] == self.hand_no and line[3] != "win"]
+        totals = [0] * self.n
+        for hand, s, d, _ in self.score_lines:
+            if hand == self.hand_no:
+                totals[s] += d
         public: dict[str, JSON] = {
             "hand": self.hand_no,
             **result,
@@ -508,14 +517,11 @@ class OkeyState:
             "settlement": [{"seat": s, "delta": d, "reason": reason} for _, s, d, reason in shows]
             + [{"seat": s, "delta": d, "reason": "win"} for s, d in enumerate(deltas) if d],
             "deltas": deltas,
+            "hand_deltas": list(totals),
             "scores": list(self.scores),
             "eliminated": eliminated,
         }
         self.last_result = public
-        totals = [0] * self.n
-        for hand, s, d, _ in self.score_lines:
-            if hand == self.hand_no:
-                totals[s] += d
         self.sheet.append({"hand": self.hand_no, "deltas": totals, "scores": list(self.scores)})
         events = [Event("hand_over", public)]
         stand = standing(

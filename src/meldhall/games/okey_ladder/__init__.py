@@ -39,7 +39,9 @@ rarely are shared between observations, so treat them as read-only):
 - ``need`` (least series opening now), ``pairs_need`` (least pairs opening now).
 - ``turn`` (turn number in the hand); ``taken``: the tile taken from the discard this turn
   while it is still marked (public), else None; ``ends_used``: ``[combo id, end]`` extended
-  this turn; ``jokers_placed``: real jokers laid on the table this turn.
+  this turn; ``jokers_placed``: real jokers laid on the table this turn; ``laid``: while the
+  player to move has provisional combinations, ``{"value", "need", "kind"}`` (what they are
+  worth against the need that applies to them), else None.
 - ``hand_no``, ``rounds``, ``first`` (first player of this hand), ``dealer`` (the seat before).
 - ``public``: what a search needs besides: ``rules`` (every option but those fixing the deal),
   ``next_cid`` (the next combination id), ``prov_kind`` (the kind of this turn's provisional

@@ -69,16 +69,24 @@ def settle(
     amounts = [0] * seats
     lines: list[dict[str, object]] = []
 
-    def add(seat: int, amount: int, reason: str) -> None:
+    def add(seat: int, amount: int, reason: str, factors: dict[str, int]) -> None:
+        """Book one line; ``factors`` are the numbers whose product is ``amount`` (the
+        table names them: base, tiles, per_tile, joker_finish, pairs multipliers...)."""
         amounts[seat] += amount
-        lines.append({"seat": seat, "amount": amount, "reason": reason})
+        lines.append({"seat": seat, "amount": amount, "reason": reason, "factors": factors})
 
     if winner is None:
         for i in range(seats):
             if opened[i] == NONE:
-                add(i, base, "not opened")
+                add(i, base, "not opened", {"base": base})
             else:
-                add(i, opts.tile_penalty * tiles_left[i] * multiplier(opened[i]), "tiles left")
+                m = multiplier(opened[i])
+                add(
+                    i,
+                    opts.tile_penalty * tiles_left[i] * m,
+                    "tiles left",
+                    {"tiles": tiles_left[i], "per_tile": opts.tile_penalty, "pairs": m},
+                )
     else:
         j = 2 if joker_finish else 1
         wm = multiplier(opened[winner])
@@ -88,16 +96,44 @@ def settle(
             if i == winner:
                 continue
             if opened[i] == NONE:
-                add(i, base * shared * e, "not opened")
+                add(
+                    i,
+                    base * shared * e,
+                    "not opened",
+                    {"base": base, "finish": shared, "from_hand": e},
+                )
             else:
                 m = multiplier(opened[i])
-                add(i, opts.tile_penalty * tiles_left[i] * j * wm * m, "tiles left")
-        add(winner, -opts.credit(base) * shared * e, "winner")
+                add(
+                    i,
+                    opts.tile_penalty * tiles_left[i] * j * wm * m,
+                    "tiles left",
+                    {
+                        "tiles": tiles_left[i],
+                        "per_tile": opts.tile_penalty,
+                        "joker_finish": j,
+                        "winner_pairs": wm,
+                        "pairs": m,
+                    },
+                )
+        credit = opts.credit(base)
+        add(
+            winner,
+            -credit * shared * e,
+            "winner",
+            {"credit": -credit, "finish": shared, "from_hand": e},
+        )
     if opts.joker_left_in_hand != 0:
         each = base if opts.joker_left_in_hand == "base" else int(opts.joker_left_in_hand)
         for i in range(seats):
             if i != winner and jokers_left[i]:
-                add(i, each * multiplier(opened[i]) * jokers_left[i], "joker left in hand")
+                m = multiplier(opened[i])
+                add(
+                    i,
+                    each * m * jokers_left[i],
+                    "joker left in hand",
+                    {"each": each, "pairs": m, "jokers": jokers_left[i]},
+                )
     return Settlement(amounts, lines)
 
 

@@ -179,7 +179,7 @@ class LadderState:
                 seat,
                 Discard(tile),
                 "the opening is too low and holds the taken tile",
-            )
+            ).with_details(value=self.provisional_value(), need=self.requirement(self.prov_kind))
         return None
 
     def may_work_table(self, seat: int) -> bool:
@@ -783,6 +783,17 @@ class LadderState:
         """Return what ``viewer`` may see (``view.observation``; the package docstring lists
         the keys). Observations share their rarely changing parts: treat them as read-only."""
         return view.observation(self, viewer)
+
+    def laid_json(self) -> dict[str, JSON] | None:
+        """Return what the turn's provisional combinations are worth against the need that
+        applies to them (``{"value", "need", "kind"}``), or None when nothing is laid."""
+        if not self.provisional:
+            return None
+        return {
+            "value": self.provisional_value(),
+            "need": self.requirement(self.prov_kind),
+            "kind": OPENED_NAMES[self.prov_kind],
+        }
 
     def snapshot(self) -> JSON:
         """Return the whole state, hidden tiles included, as canonical JSON."""

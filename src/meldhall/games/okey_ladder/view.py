@@ -57,6 +57,7 @@ def observation(state: LadderState, viewer: int | None) -> dict[str, JSON]:
         "discards": piles,
         "turn": state.turn,
         "taken": token[state.taken] if state.taken >= 0 else None,
+        "laid": state.laid_json(),
         "ends_used": [[c, END_NAMES[e]] for c, e in sorted(state.ends_used)]
         if state.ends_used
         else [],

@@ -353,7 +353,9 @@ class RemiState:
         value = sum(r.value for r in found)
         if is_open and value < self.options.opening_minimum:
             need = self.options.opening_minimum
-            raise self._fail("OPENING_TOO_LOW", seat, action, f"{value} < {need}")
+            raise self._fail("OPENING_TOO_LOW", seat, action, f"{value} < {need}").with_details(
+                value=value, need=need
+            )
         laid: list[dict[str, Any]] = []
         for spec, reading in zip(specs, found, strict=True):
             meld = TableMeld(reading.kind, spec.cards, reading, seat, self.turn)

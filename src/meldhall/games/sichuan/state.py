@@ -709,6 +709,12 @@ class SichuanState:
         self.window_tile = -1
         self._record_wins(records, payer, events)
 
+    def self_draw_bonus(self, by: str) -> int:
+        """Return the points each payer adds to a win made ``by`` this way (D16: one point
+        on a self-draw with ``self_draw_bonus = "point"``, else 0)."""
+        point = self.opts.self_draw_bonus == "point"
+        return 1 if point and by in ("self_draw", "replacement") else 0
+
     def _record_wins(
         self, records: list[WinRecord], payer: int | None, events: list[Event]
     ) -> None:

@@ -36,7 +36,8 @@ Observation keys (JSON, tiles as tokens such as ``5p#2``, kinds as faces such as
   (before this deal); ``transfers``: every payment of this deal as
   ``[payer, receiver, amount, reason]`` (receiver -1: the pot).
 - ``last_result``: the public ``hand_over`` payload of the latest finished deal (all hands
-  revealed, winners, transfers, settlement, scores), None before.
+  revealed, winners, transfers, settlement, scores); each of its winners also carries
+  ``bonus``, the points each payer adds to a self-drawn win. None before.
 - ``rules``: every option by its spec name (the explicit wall left out); ``public``: the
   engine's public counters a search needs (``public_counters``).
 """
@@ -119,7 +120,10 @@ def hand_over(state: SichuanState, termination: str) -> dict[str, JSON]:
             }
             for s in range(SEATS)
         ],
-        "winners": [r.to_json(state.melds[r.seat]) for r in state.winners],
+        "winners": [
+            {**r.to_json(state.melds[r.seat]), "bonus": state.self_draw_bonus(r.by)}
+            for r in state.winners
+        ],
         "transfers": [list(t) for t in state.transfers],
         "settlement": _settlement_json(state),
         "scores": list(state.scores),

@@ -26,7 +26,8 @@ Observation keys (``state.observation(viewer)``; viewer None = spectator):
   round scores); ``void_rounds``; ``opened`` (laid a meld this round); ``skip_next``
   (turn forfeited by a timeout).
 - ``last_round``: the public data of the last ``hand_over`` event (racks revealed,
-  ``table_points``, ``rack_points``, ``scores``, ``round_winners``, ``lines``), or None.
+  ``table_points``, ``rack_points``, ``parts`` (each score as table + collected racks +
+  own rack lost), ``scores``, ``round_winners``, ``lines``), or None.
 - ``over``; ``outcome`` (``Outcome.to_json()`` once over); ``rules`` (the options a table
   needs: values, run wrap, discard rules, opening minimum, match mode, timer).
 - ``public``: what a search needs besides (``view.public_history``): every option but the

@@ -83,7 +83,9 @@ def check_meld(state: TileRummyState, seat: int, meld: Meld, extra: frozenset[in
     if minimum and not state.opened[seat]:
         value = sum(state.values[t] for t in meld.tiles)
         if value < minimum:
-            raise fail("OPENING_TOO_LOW", f"seat {seat}: opening meld worth {value} < {minimum}")
+            raise fail(
+                "OPENING_TOO_LOW", f"seat {seat}: opening meld worth {value} < {minimum}"
+            ).with_details(value=value, need=minimum)
     return shape
 
 

@@ -16,21 +16,30 @@ ROUND_WINS_TARGET = 3
 POINTS_TARGET = 500
 
 
+def round_parts(
+    table: Sequence[int], rack: Sequence[int], went_out: int | None, subtract: bool
+) -> list[dict[str, int]]:
+    """Return every player's round score in its parts (11): ``table`` (his table points),
+    ``collected`` (the other racks, scored by the player who went out) and ``own_rack`` (his
+    own rack points lost, with option ``losers_subtract_rack``; 0 or negative)."""
+    out = []
+    for q, (t, r) in enumerate(zip(table, rack, strict=True)):
+        collected = sum(rack) - r if q == went_out else 0
+        lost = -r if subtract and q != went_out else 0
+        out.append({"table": t, "collected": collected, "own_rack": lost})
+    return out
+
+
 def round_scores(
     table: Sequence[int], rack: Sequence[int], went_out: int | None, subtract: bool
 ) -> list[int]:
-    """Return every player's round score from his table and rack points (11).
+    """Return every player's round score from his table and rack points (11): the sum of
+    his ``round_parts``.
 
     The player who went out also scores every other rack; with ``subtract``
     (option ``losers_subtract_rack``) every other player loses his own rack points.
     """
-    out = []
-    for q, (t, r) in enumerate(zip(table, rack, strict=True)):
-        if q == went_out:
-            out.append(t + sum(rack) - r)
-        else:
-            out.append(t - r if subtract else t)
-    return out
+    return [sum(p.values()) for p in round_parts(table, rack, went_out, subtract)]
 
 
 def round_winners(scores: Sequence[int], went_out: int | None, tie_rule: str) -> tuple[int, ...]:

@@ -39,7 +39,7 @@ from meldhall.games.tile_rummy.melds import Pool, Shape
 from meldhall.games.tile_rummy.options import TileRummyOptions
 from meldhall.games.tile_rummy.pieces import TILE_COUNT, parse_tile, token, tokens, value_table
 from meldhall.games.tile_rummy.rearrange import rearrange_actions
-from meldhall.games.tile_rummy.scoring import match_winner, round_scores, round_winners
+from meldhall.games.tile_rummy.scoring import match_winner, round_parts, round_winners
 from meldhall.games.tile_rummy.solving import rules_of
 from meldhall.games.tile_rummy.table import PILE, STOCK, TABLE, TableMeld
 
@@ -540,7 +540,8 @@ class TileRummyState:
         opts = self.options
         table = self.table_points()
         rack = [sum(self.values[t] for t in r) for r in self.racks]
-        scores = round_scores(table, rack, went_out, opts.losers_subtract_rack)
+        parts = round_parts(table, rack, went_out, opts.losers_subtract_rack)
+        scores = [sum(p.values()) for p in parts]
         winners = round_winners(scores, went_out, opts.tie_rule)
         for q in winners:
             self.round_wins[q] += 1
@@ -555,6 +556,7 @@ class TileRummyState:
             "racks": [tokens(r) for r in self.racks],
             "table_points": table,
             "rack_points": rack,
+            "parts": list(parts),
             "scores": scores,
             "round_winners": list(winners),
             "round_wins": list(self.round_wins),

@@ -3,12 +3,14 @@
 // end-of-hand screen, the match result with the fairness proof, and the toolbar. Each page
 // brings its own connection and session; this module only turns server messages into the
 // table and the person's clicks into `act` messages.
-import { gameKey } from './page.js';
+import { gameKey, languageSelect } from './page.js';
 import { t, el, fmt } from './i18n.js';
 import { applyDisplay } from './settings.js';
 import { button, dialog, closeDialog, toast, scoreTable } from './ui/parts.js';
-import { pieceEl } from './ui/tiles.js';
-import { reasonOf, setStatus } from './ui/okeyparts.js';
+import { setStatus } from './ui/okeyparts.js';
+import { History } from './history.js';
+import { play } from './sounds.js';
+import { cheer, follow } from './motion.js';
 import { hintButton } from './hint.js';
 
 const PLACES = { 1: ['bottom'], 2: ['bottom', 'top'], 3: ['bottom', 'right', 'left'], 4: ['bottom', 'right', 'top', 'left'] };
@@ -59,6 +61,8 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
     toast,
   };
   const view = createView(ctx);
+  const history = new History({ nameOf: (s) => ctx.nameOf(s), family: view.family });
+  document.getElementById('felt').append(history.panel);
 
   const table = {
     ctx,
@@ -77,10 +81,13 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
       ctx.contributions = m.contributions;
       table.over = null;
       shownHand = null;
+      history.clear();
       document.body.dataset.match = m.match;
       document.body.dataset.seat = ctx.spectator ? '' : String(m.seat);
       document.body.classList.toggle('spectator', ctx.spectator);
       view.reset?.();
+      const people = m.players.filter((p) => p.kind === 'person').length;
+      if (!ctx.spectator && people === 1 && settings.speed) send({ type: 'pace', pace: settings.speed });
     },
 
     /** Take a `state` message: draw it, log the moves, show the end of a hand. */
@@ -88,9 +95,13 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
       ctx.state = m;
       const done = pending.filter((p) => m.state_id > p.sid);
       pending = pending.filter((p) => m.state_id <= p.sid);
+      const wasMine = document.body.classList.contains('my-turn');
       view.render(m);
       if (ctx.spectator) watchStatus(m);
-      moveLog(m.events);
+      const me = ctx.spectator ? null : ctx.seat;
+      history.add(m.events, me);
+      follow(m.events, me);
+      sounds(m, wasMine, me);
       document.body.classList.toggle('my-turn', m.legal.length > 0);
       document.body.dataset.stateId = m.state_id;
       document.body.dataset.stateMatch = m.match;
@@ -105,8 +116,9 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
 
     /** Take a `rejected` message: say why in words, settle the refused action. */
     rejected(m) {
-      const key = m.engine_code ? `code.${m.engine_code}` : `reject.${m.code}`;
-      toast(t(key) === key ? t(`reject.${m.code}`) : t(key), 'bad');
+      const words = refusalWords(m);
+      toast(t(words.key, words.vars), 'bad');
+      if (m.engine_code) history.line(words, [], 'refused');
       const p = pending.shift();
       if (p) p.resolve(false);
       if (m.code === 'stale_state') send({ type: 'sync' });
@@ -155,8 +167,7 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
       }, { attrs: { id: 'scores-button' } });
       const rules = el('a', { key: 'ui.rules', cls: 'button', attrs: { href: `/rules/${gameId}`, target: '_blank' } });
       bar.append(el('h1', { key: gameKey(gameId) }), ctx.status, ...before,
-        el('div', { cls: 'move-log', attrs: { id: 'move-log', 'aria-live': 'polite' } }),
-        el('div', { cls: 'tools' }, open, rules, ...(hints ? [hintButton(ctx)].filter(Boolean) : []), ...tools));
+        history.strip, el('div', { cls: 'tools' }, open, rules, ...(hints ? [hintButton(ctx)].filter(Boolean) : []), ...tools, languageSelect(settings, 'table-lang', 'lang-select')));
     },
   };
 
@@ -165,21 +176,14 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
     return s.dom || scoreTable({ seats: ctx.seats, nameOf: ctx.nameOf, ...s });
   }
 
-  /** Show the latest moves of the table in words (with the tile where the event names one),
-   * so that a person can follow the other players. */
-  function moveLog(events) {
-    const box = document.getElementById('move-log');
-    for (const e of events) {
-      const key = `ev.${e.kind}`;
-      if (t(key) === key || e.seat === undefined || e.seat === null) continue;
-      if (!ctx.spectator && e.seat === ctx.seat && e.kind !== 'penalty' && e.kind !== 'wrong_discard_returned') continue;
-      const n = ctx.nameOf(e.seat);
-      const line = el('div', { cls: 'move' }, el('span', { key, vars: { name: t(n.key, n.vars), amount: e.amount ?? '', reason: reasonOf(e.reason ?? '') } }));
-      const token = typeof e.tile === 'string' ? e.tile : typeof e.card === 'string' ? e.card : null;
-      if (token && view.family) line.append(pieceEl(view.family, token, { small: true }));
-      box.append(line);
-      while (box.children.length > 3) box.firstChild.remove();
-    }
+  /** Play the person's sounds: their turn begins, a claim is offered, they won. */
+  function sounds(m, wasMine, me) {
+    if (me === null) return;
+    if (m.events.some((e) => wonBy(e) === me)) {
+      play('win', settings);
+      cheer(document.querySelector('.area-bottom'));
+    } else if (m.legal.some((a) => a.json.type === 'pass')) play('claim', settings);
+    else if (m.legal.length && !wasMine) play('turn', settings);
   }
 
   /** Say whose turn it is to a spectator (the game's own status line speaks to a seat). */
@@ -209,4 +213,21 @@ function soloName(ctx, seat) {
   if (seat === ctx.seat) return { key: 'seat.you', vars: {} };
   const bots = ctx.players.map((p, i) => (p.kind === 'bot' ? i : -1)).filter((i) => i >= 0);
   return { key: 'seat.bot', vars: { n: bots.indexOf(seat) + 1 } };
+}
+
+/** Return the words of a refusal as {key, vars}: the engine's numbers where it gave them
+ * ("Opening worth 15 of 30"), else its reason code in words, else the protocol's. */
+export function refusalWords(m) {
+  const detail = `detail.${m.engine_code}`;
+  if (m.engine_code && m.details && t(detail) !== detail) return { key: detail, vars: m.details };
+  const code = `code.${m.engine_code}`;
+  if (m.engine_code && t(code) !== code) return { key: code, vars: {} };
+  return { key: `reject.${m.code}`, vars: {} };
+}
+
+/** Return the seat an event says won, or null. */
+function wonBy(e) {
+  if (e.kind === 'win') return e.seat ?? null;
+  if (e.kind !== 'hand_over') return null;
+  return e.winner ?? e.went_out ?? e.closer ?? null;
 }

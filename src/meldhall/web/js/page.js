@@ -19,7 +19,14 @@ export async function boot(active = '') {
 function headerParts(settings, active) {
   const link = (href, key, name) => el('a', { key, cls: name === active ? 'active' : '', attrs: { href } });
   const brand = el('a', { cls: 'brand', attrs: { href: '/' } }, el('span', { key: 'site.name' }));
-  const select = el('select', { attrs: { id: 'lang-select', 'aria-label': t('settings.language') } });
+  const select = languageSelect(settings, 'lang-select');
+  const nav = el('nav', {}, link('/', 'nav.games', 'games'), link('/online', 'nav.online', 'online'), link('/records', 'nav.records', 'records'), link('/settings', 'nav.settings', 'settings'));
+  return [brand, nav, select];
+}
+
+/** Return a language selector that keeps the choice and reloads the page. */
+export function languageSelect(settings, id, cls = '') {
+  const select = el('select', { cls, attrs: { id, 'aria-label': t('settings.language') } });
   for (const code of LANGUAGES) {
     const opt = el('option', { raw: LANG_NAMES[code], attrs: { value: code } });
     if (code === settings.lang) opt.selected = true;
@@ -29,8 +36,7 @@ function headerParts(settings, active) {
     saveSettings({ ...settings, lang: select.value });
     location.reload();
   });
-  const nav = el('nav', {}, link('/', 'nav.games', 'games'), link('/online', 'nav.online', 'online'), link('/records', 'nav.records', 'records'), link('/settings', 'nav.settings', 'settings'));
-  return [brand, nav, select];
+  return select;
 }
 
 /** Return the session token kept in the browser (null before the first hello). */

@@ -7,7 +7,7 @@ import { Rack } from '../ui/rack.js';
 import { faceOf, pieceEl } from '../ui/tiles.js';
 import { button, dialog, closeDialog } from '../ui/parts.js';
 import { skeleton, opponents, myPanel, keepInPlace } from '../ui/layout.js';
-import { discardCorner, sortButtons, settlementList, wallStack, setStatus, meldCenter, meldEl, sameTiles } from '../ui/okeyparts.js';
+import { discardCorner, sortButtons, settlementList, wallStack, setStatus, meldCenter, meldEl, sameTiles, jokerBox } from '../ui/okeyparts.js';
 
 export function createView(ctx) {
   const areas = skeleton(ctx.board);
@@ -49,11 +49,13 @@ export function createView(ctx) {
     const middle = el('div', { cls: 'center', attrs: { style: 'flex-direction:row;gap:14px' } },
       wallStack(obs.centre, ctx.legal((a) => a.type === 'draw').length > 0, () => ctx.send({ type: 'draw' })),
       el('div', { cls: 'stack' }, pieceEl('okey', obs.indicator), el('span', { cls: 'label', key: 'okey.indicator' })),
+      jokerBox(obs.okey),
       el('div', { cls: 'info-box need', attrs: { id: 'need' } },
         el('span', { key: 'ladder.need', vars: { n: obs.need } }),
         el('span', { key: 'ladder.pairs_need', vars: { n: obs.pairs_need } }),
         el('span', { key: 'ladder.base', vars: { n: obs.base } }),
-        el('span', { key: 'ladder.round', vars: { n: obs.hand_number, of: obs.rounds } })));
+        el('span', { key: 'ladder.round', vars: { n: obs.hand_number, of: obs.rounds } }),
+        ...laidLine()));
     areas.center.replaceChildren(meldCenter(ctx, middle, (s) => combos(s)));
     corners();
     const me = obs.opened[ctx.seat] !== 'none' ? [el('span', { cls: 'chip', key: `ladder.opened_${obs.opened[ctx.seat]}` })] : [];
@@ -68,6 +70,14 @@ export function createView(ctx) {
     const n = ctx.nameOf(obs.to_move ?? 0);
     setStatus(ctx, key, { name: t(n.key, n.vars) });
     actions();
+  }
+
+  /** Return the live total of the turn's laid combinations against their need, as the
+   * engine counts it (the observation's `laid`), or nothing. */
+  function laidLine() {
+    if (!obs.laid) return [];
+    const short = obs.laid.value < obs.laid.need;
+    return [el('b', { cls: short ? 'laid short' : 'laid', key: 'ladder.laid_live', vars: { value: fmt(obs.laid.value), need: fmt(obs.laid.need) }, attrs: { id: 'laid-total' } })];
   }
 
   function combos(seat) {

@@ -1,11 +1,11 @@
 // Classic Okey (okey.md): the rack, the wall and indicator in the centre, each seat's
 // discard pile to its right, no melds on the table until a player shows a winning hand.
-import { el, t, fmt } from '../i18n.js';
+import { el, t } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { faceOf, pieceEl } from '../ui/tiles.js';
 import { button, pieceRow } from '../ui/parts.js';
 import { skeleton, opponents, myPanel, handHistory, remember, keepInPlace } from '../ui/layout.js';
-import { discardCorner, sortButtons, handRows, settlementList, wallStack, setStatus } from '../ui/okeyparts.js';
+import { discardCorner, sortButtons, handRows, settlementList, wallStack, setStatus, jokerBox, reasonTable } from '../ui/okeyparts.js';
 
 export function createView(ctx) {
   const areas = skeleton(ctx.board);
@@ -41,7 +41,7 @@ export function createView(ctx) {
   function render(m) {
     obs = m.observation;
     remember(ctx, 'okey-jokers', (v) => ({ ...(v || {}), [obs.hand_number]: obs.okey }));
-    if (obs.last_hand) handHistory(ctx, 'okey-history', obs.last_hand.hand, obs.last_hand.deltas);
+    if (obs.last_hand) handHistory(ctx, 'okey-history', obs.last_hand.hand, obs.last_hand.hand_deltas);
     const r = ensureRack();
     const hand = obs.hand || [];
     const fresh = hand.filter((x) => !prevHand.includes(x));
@@ -59,7 +59,7 @@ export function createView(ctx) {
     const wall = wallStack(obs.wall_count, take, () => ctx.send({ type: 'draw' }));
     const indicator = el('div', { cls: 'stack drop-zone', attrs: { 'data-drop': 'finish', id: 'finish-zone' } },
       pieceEl('okey', obs.indicator), el('span', { cls: 'label', key: 'okey.indicator' }));
-    const info = el('div', { cls: 'info-box' }, el('span', { key: 'okey.okey_is' }), ' ', pieceEl('okey', `${obs.okey}a`, { small: true, joker: true }));
+    const info = jokerBox(obs.okey);
     const row = el('div', { cls: 'center-row', attrs: { style: 'display:flex;gap:18px;align-items:center' } }, wall, indicator, info);
     const extra = [];
     if (obs.shown_by !== null && obs.shown_by !== undefined) {
@@ -144,14 +144,15 @@ export function createView(ctx) {
     }
     const okeyOf = remember(ctx, 'okey-jokers', (v) => v || {})[h.hand];
     const joker = (tok) => faceOf(tok) === okeyOf;
-    box.append(handRows(ctx, 'okey', h.hands || [], { isJoker: joker, final: h.final_discard }));
-    box.append(settlementList(ctx, (h.settlement || []).map((l) => ({ seat: l.seat, amount: l.delta, reason: l.reason }))));
-    box.append(el('p', { key: 'hand.scores_after', vars: { scores: h.scores.map((s, i) => `${t(ctx.nameOf(i).key, ctx.nameOf(i).vars)} ${fmt(s)}`).join(' · ') } }));
+    const grouped = h.winner !== null && h.winner !== undefined ? { [h.winner]: h.groups } : {};
+    box.append(handRows(ctx, 'okey', h.hands || [], { isJoker: joker, final: h.final_discard, grouped }));
+    const lines = (h.settlement || []).map((l) => ({ seat: l.seat, amount: l.delta, reason: l.reason }));
+    box.append(settlementList(ctx, lines), reasonTable(ctx, lines, h.hand_deltas, { after: h.scores }));
     return box;
   }
 
   function scores(o) {
-    const rows = handHistory(ctx, 'okey-history', o.last_hand?.hand, o.last_hand?.deltas);
+    const rows = handHistory(ctx, 'okey-history', o.last_hand?.hand, o.last_hand?.hand_deltas);
     return { rows, current: null, totals: o.match_scores, rowKey: 'scores.hand' };
   }
 

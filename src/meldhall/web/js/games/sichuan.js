@@ -75,6 +75,7 @@ export function createView(ctx) {
     if (obs.over) key = 'status.over';
     else if (obs.to_act.includes(ctx.seat)) key = `mj.status_${obs.phase}`;
     else if (!obs.active[ctx.seat]) key = 'mj.status_won';
+    else if (obs.phase === 'declare' || obs.phase === 'exchange') key = `mj.wait_${obs.phase}`;
     const n = ctx.nameOf(obs.turn ?? 0);
     setStatus(ctx, key, { name: t(n.key, n.vars) });
     actions();
@@ -142,7 +143,7 @@ export function createView(ctx) {
       buttons.push(el('span', { cls: 'prompt', key: 'mj.choose_missing' }));
       for (const a of ctx.legal((x) => x.type === 'declare')) {
         const count = (obs.hand || []).filter((tok) => tok[1] === a.json.suit).length;
-        const b = button('mj.suit', () => ctx.send(a.json), { cls: 'act', vars: { n: count }, attrs: { 'data-suit': a.json.suit } });
+        const b = button('mj.suit_named', () => ctx.send(a.json), { cls: 'act', vars: { n: count, suit: t(`mj.suit_name_${a.json.suit}`) }, attrs: { 'data-suit': a.json.suit } });
         b.prepend(pieceEl('mahjong', SUIT_SAMPLE[a.json.suit], { small: true }));
         buttons.push(b);
       }
@@ -184,11 +185,13 @@ export function createView(ctx) {
       reveal.append(row);
     });
     box.append(reveal);
-    const wins = el('ol', { cls: 'settlement' });
+    const wins = el('ol', { cls: 'settlement', attrs: { id: 'mj-wins' } });
     for (const w of h.winners) {
       const n = ctx.nameOf(w.seat);
       const fans = Object.entries(w.fans).map(([k, v]) => `${t(`fan.${k}`)} ${v}`).join(', ') || t('fan.none');
-      wins.append(el('li', { key: 'mj.win_line', vars: { name: t(n.key, n.vars), by: t(`mj.by_${w.by}`), fans, fan: w.fan, points: w.points } }));
+      const line = el('li', { key: 'mj.win_line', vars: { name: t(n.key, n.vars), by: t(`mj.by_${w.by}`), fans, fan: w.fan, points: w.points } });
+      if (w.bonus) line.append(' ', el('span', { cls: 'bonus', key: 'mj.bonus_line', vars: { bonus: w.bonus } }));
+      wins.append(line);
     }
     if (h.winners.length) box.append(el('h3', { key: 'mj.wins' }), wins);
     const pays = el('ol', { cls: 'settlement' });

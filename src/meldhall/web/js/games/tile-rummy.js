@@ -279,10 +279,24 @@ export function createView(ctx) {
       const won = h.round_winners.includes(s);
       table.append(el('tr', { cls: won ? 'current' : '' }, el('th', { key: n.key, vars: n.vars }), el('td', { raw: fmt(h.table_points[s]) }), el('td', { raw: fmt(h.rack_points[s]) }), el('td', { raw: fmt(h.scores[s]) }), el('td', { raw: h.round_wins[s] })));
     }
-    box.append(table);
+    box.append(table, partsList(h));
     const names = h.round_winners.map((s) => t(ctx.nameOf(s).key, ctx.nameOf(s).vars)).join(', ');
     box.append(el('p', { key: 'rummy.round_won', vars: { names } }));
     return box;
+  }
+
+  /** Return each seat's round score in the engine's parts: table points, the racks
+   * collected by the player who went out, the own rack lost. */
+  function partsList(h) {
+    const list = el('ol', { cls: 'settlement', attrs: { id: 'round-parts' } });
+    (h.parts || []).forEach((p, s) => {
+      const n = ctx.nameOf(s);
+      const words = [t('rummy.part_table', { n: fmt(p.table) })];
+      if (p.collected) words.push(t('rummy.part_collected', { n: fmt(p.collected) }));
+      if (p.own_rack) words.push(t('rummy.part_own_rack', { n: fmt(-p.own_rack) }));
+      list.append(el('li', { key: 'rummy.parts_line', vars: { name: t(n.key, n.vars), parts: words.join(' '), total: fmt(h.scores[s]) } }));
+    });
+    return list;
   }
 
   function scores(o) {

@@ -49,14 +49,18 @@ export function sortButtons(rack, modes = ['runs', 'groups', 'pairs']) {
   return el('div', { cls: 'sorts' }, ...modes.map((m) => button(`sort.${m}`, () => rack.sort(m), { attrs: { 'data-sort': m } })));
 }
 
-/** Return one row per seat with revealed tiles (null rows are skipped). */
-export function handRows(ctx, family, hands, { isJoker, final, extra } = {}) {
+/** Return one row per seat with revealed tiles (null rows are skipped); `grouped[seat]`,
+ * where given, lays that seat's tiles out in the melds the engine read. */
+export function handRows(ctx, family, hands, { isJoker, final, extra, grouped = {} } = {}) {
   const box = el('div', { cls: 'reveal' });
   hands.forEach((tiles, s) => {
     if (!tiles || (Array.isArray(tiles) && !tiles.length && !extra?.(s))) return;
     const n = ctx.nameOf(s);
     const row = el('div', { cls: 'who' }, el('span', { key: n.key, vars: n.vars }));
-    const pieces = pieceRow(family, tiles, { isJoker });
+    const melds = grouped[s];
+    const pieces = melds?.length
+      ? el('div', { cls: 'meld-row', attrs: { 'data-seat': s } }, ...melds.map((m) => el('div', { cls: 'meld' }, ...m.map((tok) => pieceEl(family, tok, { small: true, joker: isJoker?.(tok) })))))
+      : pieceRow(family, tiles, { isJoker });
     if (extra) pieces.append(...extra(s));
     row.append(pieces);
     box.append(row);
@@ -71,9 +75,21 @@ export function settlementList(ctx, lines) {
   for (const line of lines) {
     const n = ctx.nameOf(line.seat);
     const amount = line.amount > 0 ? `+${fmt(line.amount)}` : fmt(line.amount);
-    list.append(el('li', { key: 'hand.line', vars: { name: t(n.key, n.vars), amount, reason: reasonOf(line.reason) } }));
+    const item = el('li', { key: 'hand.line', vars: { name: t(n.key, n.vars), amount, reason: reasonOf(line.reason) } });
+    if (line.factors) item.append(el('small', { cls: 'factors', raw: ` (${factorsText(line.factors)})` }));
+    list.append(item);
   }
   return list;
+}
+
+/** Return the numbers an engine multiplied into a settlement line, in words ("5 tiles ×
+ * 10 per tile × joker finish ×2"); a factor of 1 that only multiplies is left out. */
+export function factorsText(factors) {
+  const always = ['tiles', 'per_tile', 'base', 'credit', 'each', 'jokers'];
+  return Object.entries(factors)
+    .filter(([name, n]) => always.includes(name) || n !== 1)
+    .map(([name, n]) => t(`factor.${name}`, { n: fmt(n) }))
+    .join(' × ');
 }
 
 /** Return the translated words of an engine's settlement reason. */
@@ -115,4 +131,26 @@ export function sameTiles(a, b) {
   const x = [...a].sort();
   const y = [...b].sort();
   return x.every((v, i) => v === y[i]);
+}
+
+/** Return the box naming the real joker of the hand (its face, drawn as a joker). */
+export function jokerBox(okey) {
+  return el('div', { cls: 'info-box joker-box' }, el('span', { key: 'okey.okey_is' }), ' ', pieceEl('okey', `${okey}a`, { small: true, joker: true }));
+}
+
+/** Return a table of each seat's points of a hand by reason (one column per reason of the
+ * lines, {seat, amount, reason}) with the hand's total per seat: the row sums to `totals`. */
+export function reasonTable(ctx, lines, totals, { totalKey = 'hand.this_hand', after } = {}) {
+  const reasons = [...new Set(lines.map((l) => l.reason))];
+  const table = el('table', { cls: 'scores by-reason' });
+  table.append(el('tr', {}, el('th', { key: 'over.player' }), ...reasons.map((r) => el('th', { raw: reasonOf(r) })), el('th', { key: totalKey }), ...(after ? [el('th', { key: 'scores.total' })] : [])));
+  for (let s = 0; s < ctx.seats; s++) {
+    const n = ctx.nameOf(s);
+    const cells = reasons.map((r) => {
+      const sum = lines.filter((l) => l.seat === s && l.reason === r).reduce((a, l) => a + l.amount, 0);
+      return el('td', { raw: sum ? fmt(sum) : '' });
+    });
+    table.append(el('tr', { attrs: { 'data-seat': s } }, el('th', { key: n.key, vars: n.vars }), ...cells, el('td', { cls: 'hand-total', raw: fmt(totals[s]) }), ...(after ? [el('td', { raw: fmt(after[s]) })] : [])));
+  }
+  return table;
 }

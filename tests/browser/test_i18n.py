@@ -35,7 +35,8 @@ async (lang) => {
     const keyed = host.closest('[data-i18n]');
     const key = keyed ? keyed.dataset.i18n : null;
     const shown = keyed ? keyed.textContent.trim() : '';
-    const variants = Object.keys(mine).filter((k) => k === key || k.startsWith(`${key}.`) || k.startsWith(`${key}_you`));
+    const forms = (k) => k === key || k.startsWith(`${key}.`) || k.startsWith(`${key}_you`);
+    const variants = Object.keys(mine).filter(forms);
     const ok = exact.has(text) || variants.some((k) => template(mine[k]).test(shown));
     if (!ok || english.has(text)) bad.push(text);
   }

@@ -14,9 +14,8 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 
 from meldhall.core.engine import Game
 from meldhall.core.fairness import match_seed, verify
@@ -25,6 +24,7 @@ from meldhall.server.games import available_games, games_json
 from meldhall.server.lobby import COOKIE, Lobby, clean_name, guest_cookie, websocket_endpoint
 from meldhall.server.memory import settle_memory
 from meldhall.server.protocol import CLIENT, SERVER
+from meldhall.server.static import CachedStatic, page_response
 from meldhall.store.repository import Store, best_per_game
 from meldhall.tables.manager import KEEP_FINISHED_SECONDS
 from meldhall.tables.online import OnlineManager
@@ -32,8 +32,8 @@ from meldhall.tables.online import OnlineManager
 WEB = Path(__file__).resolve().parent.parent / "web"
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(WEB / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
+def _page(name: str) -> Response:
+    return page_response(WEB, name)
 
 
 def _game_or_404(request: Request) -> str:
@@ -249,7 +249,7 @@ def create_app(data_dir: str | Path = "data", *, bot_delay: float | None = None)
         Route("/api/lobby", api_lobby),
         Route("/online", online_page),
         WebSocketRoute("/ws", websocket_endpoint),
-        Mount("/static", StaticFiles(directory=WEB), name="static"),
+        Mount("/static", CachedStatic(directory=WEB), name="static"),
     ]
     app = Starlette(
         routes=routes, middleware=[Middleware(GZipMiddleware, minimum_size=500)], lifespan=lifespan

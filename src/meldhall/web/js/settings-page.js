@@ -38,7 +38,7 @@ for (const name of ['contrast', 'grain', 'temperature']) {
   });
   form.append(el('label', { key: `settings.${name}`, attrs: { for: `set-${name}` } }), input, out);
 }
-for (const name of ['marks', 'confirm']) {
+for (const name of ['marks', 'letters', 'confirm']) {
   const box = el('input', { attrs: { type: 'checkbox', id: `set-${name}`, name } });
   box.checked = settings[name];
   box.addEventListener('change', () => {
@@ -50,7 +50,7 @@ for (const name of ['marks', 'confirm']) {
 }
 const reset = el('button', { key: 'settings.reset', attrs: { type: 'button', id: 'set-reset' } });
 reset.addEventListener('click', () => {
-  Object.assign(settings, { contrast: 50, grain: 50, temperature: 50, marks: true, confirm: true });
+  Object.assign(settings, { contrast: 50, grain: 50, temperature: 50, marks: true, letters: false, confirm: true });
   saveSettings(settings);
   location.reload();
 });

@@ -1,7 +1,7 @@
 // Display settings kept in the browser (seed 002): language, contrast, grain and colour
 // temperature (0-100 %, 50 % neutral), tile marks, confirm discards, sound.
 const KEY = 'meldhall.settings';
-export const DEFAULTS = { lang: '', contrast: 50, grain: 50, temperature: 50, marks: true, confirm: true, sound: false };
+export const DEFAULTS = { lang: '', contrast: 50, grain: 50, temperature: 50, marks: true, letters: false, confirm: true, sound: false };
 
 /** Return the saved settings merged over the defaults (language from the browser at first). */
 export function loadSettings() {
@@ -29,4 +29,5 @@ export function applyDisplay(target, s) {
   target.style.setProperty('--grain', (s.grain / 100 * 0.5).toFixed(3));
   target.style.setProperty('--cold', warm < 0 ? (-warm * 0.28).toFixed(3) : '0');
   document.body.classList.toggle('no-marks', !s.marks);
+  document.body.classList.toggle('colour-letters', Boolean(s.letters));
 }

@@ -2,10 +2,11 @@
 // player's discards in rows of six in front of them, exposed melds to their right, the missing
 // suit as a badge, winners' hands face up where they sat, the wall count in the centre, claim
 // buttons with a countdown, and the missing-suit choice.
+import { speaker } from '../ui/names.js';
 import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { pieceEl } from '../ui/tiles.js';
-import { button, countdown, pieceRow } from '../ui/parts.js';
+import { button, countdown, pieceRow, control } from '../ui/parts.js';
 import { skeleton, opponents, myPanel, keepInPlace } from '../ui/layout.js';
 import { setStatus, reasonOf } from '../ui/okeyparts.js';
 
@@ -94,6 +95,8 @@ export function createView(ctx) {
     }
     const mid = el('div', { cls: 'mj-mid info-box' }, el('div', { key: 'mj.wall', vars: { n: obs.wall } }), el('div', { key: 'mj.deal', vars: { n: obs.hand_number, of: obs.deals } }));
     const dz = el('div', { cls: 'drop-zone', attrs: { 'data-drop': 'discard', id: 'discard-zone' } }, el('span', { cls: 'label', key: 'mj.drop_discard' }));
+    control(dz, t('a11y.discard_here'));
+    dz.addEventListener('click', () => rack.dropSelected(dz));
     grid.append(el('div', { cls: 'place-center' }, mid, dz));
     const claims = claimBar();
     areas.center.replaceChildren(grid, ...(claims ? [claims] : []));
@@ -142,7 +145,7 @@ export function createView(ctx) {
       buttons.push(el('span', { cls: 'prompt', key: 'mj.choose_missing' }));
       for (const a of ctx.legal((x) => x.type === 'declare')) {
         const count = (obs.hand || []).filter((tok) => tok[1] === a.json.suit).length;
-        const b = button('mj.suit', () => ctx.send(a.json), { cls: 'act', vars: { n: count }, attrs: { 'data-suit': a.json.suit } });
+        const b = button('mj.suit', () => ctx.send(a.json), { cls: 'act', vars: { n: count, suit: t(`piece.suit_${a.json.suit}`) }, attrs: { 'data-suit': a.json.suit } });
         b.prepend(pieceEl('mahjong', SUIT_SAMPLE[a.json.suit], { small: true }));
         buttons.push(b);
       }
@@ -186,9 +189,8 @@ export function createView(ctx) {
     box.append(reveal);
     const wins = el('ol', { cls: 'settlement' });
     for (const w of h.winners) {
-      const n = ctx.nameOf(w.seat);
       const fans = Object.entries(w.fans).map(([k, v]) => `${t(`fan.${k}`)} ${v}`).join(', ') || t('fan.none');
-      wins.append(el('li', { key: 'mj.win_line', vars: { name: t(n.key, n.vars), by: t(`mj.by_${w.by}`), fans, fan: w.fan, points: w.points } }));
+      wins.append(el('li', { key: 'mj.win_line', vars: { ...speaker(ctx, w.seat), by: t(`mj.by_${w.by}`), fans, fan: w.fan, points: w.points } }));
     }
     if (h.winners.length) box.append(el('h3', { key: 'mj.wins' }), wins);
     const pays = el('ol', { cls: 'settlement' });

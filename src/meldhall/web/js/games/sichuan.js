@@ -151,7 +151,7 @@ export function createView(ctx) {
       }
     }
     if (mine && obs.phase === 'exchange' && sel.length === 3) {
-      buttons.push(button('mj.exchange', () => ctx.send({ type: 'exchange', tiles: sel }), { cls: 'act' }));
+      buttons.push(button('mj.exchange', () => ctx.send({ type: 'exchange', tiles: sel }), { cls: 'act', attrs: { id: 'act-exchange' } }));
     }
     if (mine && obs.phase === 'play') {
       if (sel.length === 1 && ctx.legal((a) => a.type === 'discard' && a.tile === sel[0]).length) buttons.push(button('act.discard', () => discard(sel[0]), { cls: 'act', attrs: { id: 'act-discard' } }));

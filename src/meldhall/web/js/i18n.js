@@ -1,14 +1,25 @@
 // Message catalogs: one JSON file per language under /static/i18n/. Every visible string of
 // the pages comes from here; elements with data-i18n get their text from the catalog.
+import { loadSettings } from './settings.js';
+
 export const LANGUAGES = ['en', 'tr', 'ru', 'ro', 'zh'];
 let catalog = {};
 let fallback = {};
 let current = 'en';
 
+const requested = new Map();
+/** Return the catalog of a language, fetched once per page. */
+function get(lang) {
+  if (!requested.has(lang)) requested.set(lang, fetch(`/static/i18n/${lang}.json`).then((r) => r.json()));
+  return requested.get(lang);
+}
+// Ask for the saved language's catalog and English as soon as the modules run, while the
+// page's own modules are still being evaluated.
+for (const lang of new Set(['en', loadSettings().lang])) if (LANGUAGES.includes(lang)) get(lang);
+
 /** Load the catalog of a language (English fills any gap); return the language used. */
 export async function loadLanguage(lang) {
   current = LANGUAGES.includes(lang) ? lang : 'en';
-  const get = (l) => fetch(`/static/i18n/${l}.json`).then((r) => r.json());
   [catalog, fallback] = await Promise.all([get(current), current === 'en' ? Promise.resolve(null) : get('en')]);
   if (!fallback) fallback = catalog;
   document.documentElement.lang = current;

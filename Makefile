@@ -24,8 +24,12 @@ install: $(VENV)/.installed
 
 install-dev: $(VENV)/.installed-dev
 
-## Debian's Chromium for the browser tests (never a downloaded browser build).
-browser:
+## Debian's Chromium for the browser tests (never a downloaded browser build), and axe-core
+## (pinned, from npm, into the git-ignored build/) for their accessibility checks.
+AXE_VERSION := 4.10.2
+AXE := build/node/node_modules/axe-core/axe.min.js
+
+browser: $(AXE)
 	@if ! command -v chromium >/dev/null 2>&1 || ! fc-list :lang=zh | grep -q .; then \
 		echo "installing Debian's chromium and fonts (emoji, Chinese)"; \
 		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
@@ -39,6 +43,9 @@ services:
 		DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 		DEBIAN_FRONTEND=noninteractive apt-get install -y -qq postgresql redis-server >/dev/null; \
 	fi
+
+$(AXE):
+	npm install --prefix build/node --no-save --no-audit --no-fund --silent axe-core@$(AXE_VERSION)
 
 run: install
 	$(BIN)/meldhall db upgrade --data data

@@ -9,13 +9,13 @@ from __future__ import annotations
 from typing import Any
 
 import pytest
-from meldhall.games.registry import find_game
-from meldhall.games.okey_ladder.pieces import TOKEN as LADDER_TILES
-from meldhall.games.remi.pieces import TOKEN as CARDS
-from meldhall.games.tile_rummy.pieces import token as rummy_token
 
 from meldhall.core.errors import IllegalAction
 from meldhall.core.tiles import split_tokens
+from meldhall.games.okey_ladder.pieces import TOKEN as LADDER_TILES
+from meldhall.games.registry import find_game
+from meldhall.games.remi.pieces import TOKEN as CARDS
+from meldhall.games.tile_rummy.pieces import token as rummy_token
 from tests.browser.conftest import Server, shot, start_match
 from tests.browser.players import start_with_options
 

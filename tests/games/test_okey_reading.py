@@ -4,9 +4,9 @@ meld a set or run of three or more, or a pair of seven pairs."""
 from __future__ import annotations
 
 import pytest
-from meldhall.games.okey.pieces import TOKENS, effective_faces, okey_face
 
 from meldhall.games.okey.hand import HandRules, ids, judge
+from meldhall.games.okey.pieces import TOKENS, effective_faces, okey_face
 from meldhall.games.okey.reading import melds_of
 
 HANDS = [

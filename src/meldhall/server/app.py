@@ -16,9 +16,8 @@ from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.requests import Request
-from starlette.responses import FileResponse, JSONResponse, Response
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Mount, Route, WebSocketRoute
-from starlette.staticfiles import StaticFiles
 from starlette.websockets import WebSocket
 
 from meldhall.core.engine import Game
@@ -42,6 +41,7 @@ from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.server.replays import replay_routes
 from meldhall.server.security import AddressBook, SecurityMiddleware
 from meldhall.server.settings import Settings
+from meldhall.server.static import CachedStatic, page_response
 from meldhall.server.upkeep import expire_sessions_every
 from meldhall.store.repository import BrokenMatch, Store, best_per_game, stale_rules
 from meldhall.store.snapshots import load_key
@@ -53,8 +53,8 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 """The header that names a solo session to ``/api/records``."""
 
 
-def _page(name: str) -> FileResponse:
-    return FileResponse(WEB / name, media_type="text/html", headers={"Cache-Control": "no-cache"})
+def _page(name: str) -> Response:
+    return page_response(WEB, name)
 
 
 def _game_or_404(request: Request) -> str:
@@ -321,7 +321,7 @@ def create_app(
         Route("/healthz", ops.healthz),
         Route("/readyz", ops.readyz),
         Route("/metrics", ops.metrics),
-        Mount("/static", StaticFiles(directory=WEB), name="static"),
+        Mount("/static", CachedStatic(directory=WEB), name="static"),
     ]
     middleware = [
         Middleware(SecurityMiddleware, limits=limits),

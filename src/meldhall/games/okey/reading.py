@@ -13,8 +13,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from meldhall.core import solver
-from meldhall.games.okey.pieces import effective_faces
 from meldhall.games.okey.hand import SEVEN_PAIRS, HandRules, meld_rules
+from meldhall.games.okey.pieces import effective_faces
 
 
 def _face_of(tile: int, okey: int) -> int:

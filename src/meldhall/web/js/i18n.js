@@ -1,14 +1,25 @@
 // Message catalogs: one JSON file per language under /static/i18n/. Every visible string of
 // the pages comes from here; elements with data-i18n get their text from the catalog.
+import { loadSettings } from './settings.js';
+
 export const LANGUAGES = ['en', 'tr', 'ru', 'ro', 'zh'];
 let catalog = {};
 let fallback = {};
 let current = 'en';
 
+const requested = new Map();
+/** Return the catalog of a language, fetched once per page. */
+function get(lang) {
+  if (!requested.has(lang)) requested.set(lang, fetch(`/static/i18n/${lang}.json`).then((r) => r.json()));
+  return requested.get(lang);
+}
+// Ask for the saved language's catalog and English as soon as the modules run, while the
+// page's own modules are still being evaluated.
+for (const lang of new Set(['en', loadSettings().lang])) if (LANGUAGES.includes(lang)) get(lang);
+
 /** Load the catalog of a language (English fills any gap); return the language used. */
 export async function loadLanguage(lang) {
   current = LANGUAGES.includes(lang) ? lang : 'en';
-  const get = (l) => fetch(`/static/i18n/${l}.json`).then((r) => r.json());
   [catalog, fallback] = await Promise.all([get(current), current === 'en' ? Promise.resolve(null) : get('en')]);
   if (!fallback) fallback = catalog;
   document.documentElement.lang = current;
@@ -19,15 +30,46 @@ export function language() {
   return current;
 }
 
-/** Return the message of a key with {name} placeholders filled in. */
+/**
+ * Return the message of a key with {name} placeholders filled in.
+ *
+ * A message may have variants: `key_you` when the person spoken about is the reader
+ * (`vars.you`), and `key.one` / `.few` / `.many` / `.other` chosen by the browser's own
+ * plural rules for the count (`vars.count`, else `vars.n`, else `vars.points`). A language
+ * is resolved whole in the chosen catalog before English fills the gap.
+ */
 export function t(key, vars = {}) {
-  const text = catalog[key] ?? fallback[key] ?? key;
+  const text = pick(catalog, current, key, vars) ?? pick(fallback, 'en', key, vars) ?? key;
   return text.replace(/\{(\w+)\}/g, (_, name) => (name in vars ? fmt(vars[name]) : `{${name}}`));
+}
+
+/** Return the count that chooses a plural variant, or undefined. */
+function countOf(vars) {
+  const n = vars.count ?? vars.n ?? vars.points;
+  return typeof n === 'number' ? n : undefined;
+}
+
+const pluralRules = new Map();
+/** Return the CLDR plural category ("one", "few", "many", "other") of a count in a language. */
+export function pluralCategory(lang, n) {
+  if (!pluralRules.has(lang)) pluralRules.set(lang, new Intl.PluralRules(lang === 'zh' ? 'zh-CN' : lang));
+  return pluralRules.get(lang).select(n);
+}
+
+/** Return the variant of a key a catalog holds for these vars, or undefined. */
+function pick(cat, lang, key, vars) {
+  const base = vars.you && (`${key}_you` in cat || `${key}_you.other` in cat) ? `${key}_you` : key;
+  if (`${base}.other` in cat) {
+    const n = countOf(vars);
+    const category = n === undefined ? 'other' : pluralCategory(lang, n);
+    return cat[`${base}.${category}`] ?? cat[`${base}.other`];
+  }
+  return cat[base];
 }
 
 /** Return whether a key exists in the catalog. */
 export function has(key) {
-  return key in catalog || key in fallback;
+  return [key, `${key}.other`].some((k) => k in catalog || k in fallback);
 }
 
 /** Return a number formatted for the current language. */

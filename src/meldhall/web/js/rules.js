@@ -17,7 +17,8 @@ for (const [name, key] of [['table', 'rules.tab_table'], ['full', 'rules.tab_ful
 panels.table = el('div', { cls: 'rules', attrs: { role: 'tabpanel', id: 'panel-table' } },
   el('p', { cls: 'meta', key: `mode.${gameId}` }),
   el('p', { cls: 'lead', raw: rules.lead }),
-  ...rules.table.map(section));
+  ...rules.table.map(section),
+  el('section', { attrs: { id: 'keys' } }, el('h2', { key: 'a11y.keys_title' }), el('p', { key: 'a11y.keys' })));
 panels.full = el('div', { cls: 'rules', attrs: { role: 'tabpanel', id: 'panel-full' } }, ...rules.full.map(section));
 
 function section(s, i) {

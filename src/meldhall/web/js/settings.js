@@ -1,7 +1,7 @@
 // Display settings kept in the browser (seed 002): language, contrast, grain and colour
 // temperature (0-100 %, 50 % neutral), tile marks, confirm discards, sound, computer speed.
 const KEY = 'meldhall.settings';
-export const DEFAULTS = { lang: '', contrast: 50, grain: 50, temperature: 50, marks: true, confirm: true, sound: false, speed: 'normal' };
+export const DEFAULTS = { lang: '', contrast: 50, grain: 50, temperature: 50, marks: true, letters: false, confirm: true, sound: false, speed: 'normal' };
 export const SPEEDS = ['slow', 'normal', 'fast'];
 const WARM = '255 140 30';
 const COLD = '40 120 255';
@@ -49,4 +49,5 @@ export function applyDisplay(target, s) {
   target.style.setProperty('--tint', v.tint);
   target.style.setProperty('--tint-alpha', v.tintAlpha);
   document.body.classList.toggle('no-marks', !s.marks);
+  document.body.classList.toggle('colour-letters', Boolean(s.letters));
 }

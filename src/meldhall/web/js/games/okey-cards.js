@@ -1,8 +1,9 @@
 // Okey Cards (okey-cards.md): the deck, a hand of five slots, the field of three, the score
 // with its reward tiers and the combinations scored. One player, no turns.
 import { el, t, fmt } from '../i18n.js';
+import { pieceName } from '../ui/names.js';
 import { pieceEl } from '../ui/tiles.js';
-import { button, dialog, closeDialog } from '../ui/parts.js';
+import { button, dialog, closeDialog, control } from '../ui/parts.js';
 import { skeleton } from '../ui/layout.js';
 import { wallStack, setStatus } from '../ui/okeyparts.js';
 
@@ -26,6 +27,7 @@ export function createView(ctx) {
       const slot = el('div', { cls: 'card-slot' });
       if (tok) {
         const p = pieceEl('okeycard', tok);
+        control(p, t('a11y.unselect', { tile: pieceName('okeycard', tok) }));
         p.addEventListener('click', () => ctx.send({ type: 'unselect', card: tok }));
         slot.append(p);
       }
@@ -33,6 +35,8 @@ export function createView(ctx) {
     }
     const discards = el('div', { cls: 'stack drop-zone discard-pile', attrs: { id: 'discard-zone', 'data-drop': 'discard' } },
       el('div', { cls: 'pile' }, ...obs.discards.slice(-3).map((tok) => pieceEl('okeycard', tok))), el('span', { cls: 'label', key: 'cards.discards', vars: { n: obs.discards.length } }));
+    control(discards, t('a11y.discard_here'));
+    discards.addEventListener('click', () => picked && ctx.legal((x) => x.type === 'discard' && x.card === picked).length && discard(picked));
     const score = el('div', { cls: 'info-box score-box' }, el('div', { key: 'cards.score', vars: { n: obs.score } }), tiers());
     areas.top.replaceChildren(score);
     areas.center.replaceChildren(el('div', { cls: 'center' }, el('div', { attrs: { style: 'display:flex;gap:28px;align-items:center' } }, deck, el('div', { cls: 'stack' }, field, el('span', { cls: 'label', key: 'cards.field' })), discards)));
@@ -42,6 +46,8 @@ export function createView(ctx) {
       const slot = el('div', { cls: 'card-slot' });
       if (tok) {
         const p = pieceEl('okeycard', tok, { cls: picked === tok ? 'selected' : '' });
+        control(p, pieceName('okeycard', tok));
+        p.setAttribute('aria-pressed', String(picked === tok));
         p.addEventListener('click', () => {
           picked = picked === tok ? null : tok;
           render(ctx.state);

@@ -2,6 +2,7 @@
 // each player has opened in front of them, the current need in the corner, and the moves of
 // 101 Okey: lay down (from a selection, or each group of adjacent tiles on the rack), lay off,
 // exchange a joker, push a pair onto a pairs opener, recall, return the taken tile, discard.
+import { speaker } from '../ui/names.js';
 import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { faceOf, pieceEl } from '../ui/tiles.js';
@@ -93,7 +94,7 @@ export function createView(ctx) {
     for (let s = 0; s < ctx.seats; s++) {
       spots[ctx.place(s)].replaceChildren(discardCorner(ctx, s, obs.discards[s], {
         family: 'okey', mine: s === ctx.seat, clickable: (s + 1) % ctx.seats === ctx.seat && take,
-        onTake: () => ctx.send({ type: 'take' }), isJoker,
+        onTake: () => ctx.send({ type: 'take' }), onDiscard: (zone) => rack.dropSelected(zone), isJoker,
       }));
     }
   }
@@ -213,8 +214,7 @@ export function createView(ctx) {
     const box = el('div', { cls: 'hand-over' });
     box.dataset.result = JSON.stringify(h.totals);
     if (h.winner !== null && h.winner !== undefined) {
-      const n = ctx.nameOf(h.winner);
-      box.append(el('p', { cls: 'lead', key: 'ladder.won', vars: { name: t(n.key, n.vars) } }));
+      box.append(el('p', { cls: 'lead', key: 'ladder.won', vars: speaker(ctx, h.winner) }));
       if (h.final_discard) box.append(el('div', { cls: 'who' }, el('span', { key: 'hand.final_discard' }), el('div', { cls: 'piece-row' }, pieceEl('okey', h.final_discard, { small: true }))));
       if (h.joker_finish) box.append(el('p', { key: 'ladder.joker_finish' }));
       if (h.from_hand) box.append(el('p', { key: 'ladder.from_hand' }));

@@ -3,8 +3,9 @@
 import { el, t } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { faceOf, pieceEl } from '../ui/tiles.js';
-import { button, pieceRow } from '../ui/parts.js';
+import { button, pieceRow, control } from '../ui/parts.js';
 import { skeleton, opponents, myPanel, handHistory, remember, keepInPlace } from '../ui/layout.js';
+import { speaker, pieceName } from '../ui/names.js';
 import { discardCorner, sortButtons, handRows, settlementList, wallStack, setStatus, jokerBox, reasonTable } from '../ui/okeyparts.js';
 
 export function createView(ctx) {
@@ -59,12 +60,13 @@ export function createView(ctx) {
     const wall = wallStack(obs.wall_count, take, () => ctx.send({ type: 'draw' }));
     const indicator = el('div', { cls: 'stack drop-zone', attrs: { 'data-drop': 'finish', id: 'finish-zone' } },
       pieceEl('okey', obs.indicator), el('span', { cls: 'label', key: 'okey.indicator' }));
+    control(indicator, t('a11y.finish_here', { tile: pieceName('okey', obs.indicator) }));
+    indicator.addEventListener('click', () => rack.dropSelected(indicator));
     const info = jokerBox(obs.okey);
     const row = el('div', { cls: 'center-row', attrs: { style: 'display:flex;gap:18px;align-items:center' } }, wall, indicator, info);
     const extra = [];
     if (obs.shown_by !== null && obs.shown_by !== undefined) {
-      const n = ctx.nameOf(obs.shown_by);
-      extra.push(el('div', { cls: 'info-box', key: 'okey.shown', vars: { name: t(n.key, n.vars) } }));
+      extra.push(el('div', { cls: 'info-box', key: 'okey.shown', vars: speaker(ctx, obs.shown_by) }));
     }
     areas.center.replaceChildren(el('div', { cls: 'center' }, row, ...extra));
   }
@@ -80,6 +82,7 @@ export function createView(ctx) {
         mine: s === ctx.seat,
         clickable: previous && takeLegal,
         onTake: () => ctx.send({ type: 'take_discard' }),
+        onDiscard: (zone) => rack.dropSelected(zone),
         isJoker: (tok) => faceOf(tok) === obs.okey,
       });
       spots[ctx.place(s)].replaceChildren(node);
@@ -136,8 +139,7 @@ export function createView(ctx) {
     const box = el('div', { cls: 'hand-over' });
     box.dataset.result = JSON.stringify(h.scores);
     if (h.result === 'win') {
-      const n = ctx.nameOf(h.winner);
-      box.append(el('p', { cls: 'lead', key: `okey.won_${h.form}`, vars: { name: t(n.key, n.vars), points: h.points } }));
+      box.append(el('p', { cls: 'lead', key: `okey.won_${h.form}`, vars: { ...speaker(ctx, h.winner), points: h.points } }));
       if (h.joker_discard) box.append(el('p', { key: 'okey.joker_finish' }));
     } else {
       box.append(el('p', { cls: 'lead', key: 'okey.no_score' }));

@@ -1,10 +1,11 @@
 // Remi (remi.md, seed 003): cards on a rack, the stock and the discard pile, every player's
 // melds on the table; open (etalare) with 30 points, lay off (lipire), exchange a joker,
 // discard, close with the last card.
+import { speaker, pieceName } from '../ui/names.js';
 import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { pieceEl } from '../ui/tiles.js';
-import { button } from '../ui/parts.js';
+import { button, control } from '../ui/parts.js';
 import { skeleton, opponents, myPanel, handHistory, keepInPlace } from '../ui/layout.js';
 import { sortButtons, handRows, wallStack, setStatus, meldCenter, meldEl, sameTiles } from '../ui/okeyparts.js';
 
@@ -42,7 +43,11 @@ export function createView(ctx) {
     pile.append(spread, el('span', { cls: 'label', key: 'remi.pile', vars: { n: obs.discard.length } }));
     if (canTakeTop) {
       pile.id = 'take-discard';
+      control(pile, t('a11y.take_top', { tile: pieceName('card', obs.discard[obs.discard.length - 1]) }));
       pile.addEventListener('click', () => ctx.send({ type: 'draw_discard' }));
+    } else {
+      control(pile, t('a11y.discard_here'));
+      pile.addEventListener('click', () => rack.dropSelected(pile));
     }
     const middle = el('div', { cls: 'center', attrs: { style: 'flex-direction:row;gap:16px' } },
       wallStack(obs.stock, ctx.legal((a) => a.type === 'draw_stock').length > 0, () => ctx.send({ type: 'draw_stock' }), 'card', 'remi.stock'),
@@ -139,8 +144,7 @@ export function createView(ctx) {
     const box = el('div', { cls: 'hand-over' });
     box.dataset.result = JSON.stringify(h.totals);
     if (h.closer !== null && h.closer !== undefined) {
-      const n = ctx.nameOf(h.closer);
-      box.append(el('p', { cls: 'lead', key: h.kalooki ? 'remi.kalooki' : 'remi.closed', vars: { name: t(n.key, n.vars) } }));
+      box.append(el('p', { cls: 'lead', key: h.kalooki ? 'remi.kalooki' : 'remi.closed', vars: speaker(ctx, h.closer) }));
     } else box.append(el('p', { cls: 'lead', key: 'remi.dead' }));
     box.append(handRows(ctx, 'card', h.hands));
     const table = el('table', { cls: 'scores' });
@@ -152,8 +156,7 @@ export function createView(ctx) {
     }
     box.append(table);
     for (const s of h.eliminated || []) {
-      const n = ctx.nameOf(s);
-      box.append(el('p', { key: 'remi.eliminated', vars: { name: t(n.key, n.vars) } }));
+      box.append(el('p', { key: 'remi.eliminated', vars: speaker(ctx, s) }));
     }
     return box;
   }

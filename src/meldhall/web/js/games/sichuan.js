@@ -2,10 +2,11 @@
 // player's discards in rows of six in front of them, exposed melds to their right, the missing
 // suit as a badge, winners' hands face up where they sat, the wall count in the centre, claim
 // buttons with a countdown, and the missing-suit choice.
+import { speaker } from '../ui/names.js';
 import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { pieceEl } from '../ui/tiles.js';
-import { button, countdown, pieceRow } from '../ui/parts.js';
+import { button, countdown, pieceRow, control } from '../ui/parts.js';
 import { skeleton, opponents, myPanel, keepInPlace } from '../ui/layout.js';
 import { setStatus, reasonOf } from '../ui/okeyparts.js';
 
@@ -95,6 +96,8 @@ export function createView(ctx) {
     }
     const mid = el('div', { cls: 'mj-mid info-box' }, el('div', { key: 'mj.wall', vars: { n: obs.wall } }), el('div', { key: 'mj.deal', vars: { n: obs.hand_number, of: obs.deals } }));
     const dz = el('div', { cls: 'drop-zone', attrs: { 'data-drop': 'discard', id: 'discard-zone' } }, el('span', { cls: 'label', key: 'mj.drop_discard' }));
+    control(dz, t('a11y.discard_here'));
+    dz.addEventListener('click', () => rack.dropSelected(dz));
     grid.append(el('div', { cls: 'place-center' }, mid, dz));
     const claims = claimBar();
     areas.center.replaceChildren(grid, ...(claims ? [claims] : []));
@@ -143,13 +146,13 @@ export function createView(ctx) {
       buttons.push(el('span', { cls: 'prompt', key: 'mj.choose_missing' }));
       for (const a of ctx.legal((x) => x.type === 'declare')) {
         const count = (obs.hand || []).filter((tok) => tok[1] === a.json.suit).length;
-        const b = button('mj.suit_named', () => ctx.send(a.json), { cls: 'act', vars: { n: count, suit: t(`mj.suit_name_${a.json.suit}`) }, attrs: { 'data-suit': a.json.suit } });
+        const b = button('mj.suit', () => ctx.send(a.json), { cls: 'act', vars: { n: count, suit: t(`piece.suit_${a.json.suit}`) }, attrs: { 'data-suit': a.json.suit } });
         b.prepend(pieceEl('mahjong', SUIT_SAMPLE[a.json.suit], { small: true }));
         buttons.push(b);
       }
     }
     if (mine && obs.phase === 'exchange' && sel.length === 3) {
-      buttons.push(button('mj.exchange', () => ctx.send({ type: 'exchange', tiles: sel }), { cls: 'act' }));
+      buttons.push(button('mj.exchange', () => ctx.send({ type: 'exchange', tiles: sel }), { cls: 'act', attrs: { id: 'act-exchange' } }));
     }
     if (mine && obs.phase === 'play') {
       if (sel.length === 1 && ctx.legal((a) => a.type === 'discard' && a.tile === sel[0]).length) buttons.push(button('act.discard', () => discard(sel[0]), { cls: 'act', attrs: { id: 'act-discard' } }));
@@ -187,9 +190,8 @@ export function createView(ctx) {
     box.append(reveal);
     const wins = el('ol', { cls: 'settlement', attrs: { id: 'mj-wins' } });
     for (const w of h.winners) {
-      const n = ctx.nameOf(w.seat);
       const fans = Object.entries(w.fans).map(([k, v]) => `${t(`fan.${k}`)} ${v}`).join(', ') || t('fan.none');
-      const line = el('li', { key: 'mj.win_line', vars: { name: t(n.key, n.vars), by: t(`mj.by_${w.by}`), fans, fan: w.fan, points: w.points } });
+      const line = el('li', { key: 'mj.win_line', vars: { ...speaker(ctx, w.seat), by: t(`mj.by_${w.by}`), fans, fan: w.fan, points: w.points } });
       if (w.bonus) line.append(' ', el('span', { cls: 'bonus', key: 'mj.bonus_line', vars: { bonus: w.bonus } }));
       wins.append(line);
     }

@@ -1,9 +1,10 @@
 // Tile Rummy 500 (tile-rummy.md, seed 001): the rack, each player's melds in front of them,
 // the discard pile spread so every tile can be seen and taken from any depth, the stock.
+import { speaker, pieceName } from '../ui/names.js';
 import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { pieceEl } from '../ui/tiles.js';
-import { button, dialog, closeDialog } from '../ui/parts.js';
+import { button, dialog, closeDialog, control } from '../ui/parts.js';
 import { skeleton, opponents, myPanel, handHistory, keepInPlace } from '../ui/layout.js';
 import { sortButtons, handRows, wallStack, setStatus, meldCenter, meldEl, sameTiles } from '../ui/okeyparts.js';
 
@@ -68,6 +69,7 @@ export function createView(ctx) {
       p.dataset.index = index;
       if (canTake && ctx.legal((a) => a.type === 'take' && a.index === index).length) {
         p.classList.add('hint');
+        control(p, t('a11y.take_pile', { tile: pieceName('okey', tok, { joker: isJoker(tok) }) }));
         p.addEventListener('click', () => {
           pick = pick === index ? null : index;
           render(ctx.state);
@@ -268,8 +270,7 @@ export function createView(ctx) {
     const box = el('div', { cls: 'hand-over' });
     box.dataset.result = JSON.stringify(h.scores);
     if (h.went_out !== null && h.went_out !== undefined) {
-      const n = ctx.nameOf(h.went_out);
-      box.append(el('p', { cls: 'lead', key: 'rummy.went_out', vars: { name: t(n.key, n.vars) } }));
+      box.append(el('p', { cls: 'lead', key: 'rummy.went_out', vars: speaker(ctx, h.went_out) }));
     } else box.append(el('p', { cls: 'lead', key: 'rummy.blocked' }));
     box.append(handRows(ctx, 'okey', h.racks, { isJoker }));
     const table = el('table', { cls: 'scores' });

@@ -16,6 +16,9 @@ export const LATIN = {
   J: 'M9 0v11c0 4-2 5-4 5-3 0-4.5-2-4.5-4',
   Q: 'M5 0C1 0 0 4 0 8s1 8 5 8 5-4 5-8-1-8-5-8ZM6 11l4 5',
   K: 'M1 0v16M10 0 1 10m3-3 6 9',
+  R: 'M1 16V0h5c3 0 4 2 4 4s-1 4-4 4H1m4 0 5 8',
+  Y: 'M0 0l5 8 5-8M5 8v8',
+  B: 'M1 0h4.5C8 0 9 1.5 9 3.8S8 7.6 5.5 7.6H1M1 0v16h5c2.8 0 4-1.8 4-4.2S8.8 7.6 6 7.6',
 };
 
 export const HAN = {
@@ -60,11 +63,18 @@ export function strokeText(text, cx, top, height, colour, weight = 2.2) {
   return `<g fill="none" stroke="${colour}" stroke-width="${(weight / scale).toFixed(2)}" stroke-linecap="round" stroke-linejoin="round">${parts.join('')}</g>`;
 }
 
-/** Return an SVG group drawing a mark (see MARKS) in a box of size s at (x, y). */
-export function mark(name, x, y, s, colour) {
+/** Return an SVG group drawing a mark (see MARKS) in a box of size s at (x, y); a hollow mark
+ * is drawn as an outline (red's heart, so that red and black differ in pattern, not only in
+ * hue). */
+export function mark(name, x, y, s, colour, hollow = false) {
   const k = s / 20;
-  const stroke = name === 'sun' ? ` stroke="${colour}" stroke-width="${(2.2).toFixed(1)}" stroke-linecap="round"` : '';
-  return `<path class="mark" transform="translate(${x} ${y}) scale(${k.toFixed(3)})" fill="${colour}"${stroke} d="${MARKS[name]}"/>`;
+  const stroke = name === 'sun' || hollow ? ` stroke="${colour}" stroke-width="${hollow ? 3 : 2.2}" stroke-linecap="round" stroke-linejoin="round"` : '';
+  return `<path class="mark" transform="translate(${x} ${y}) scale(${k.toFixed(3)})" fill="${hollow ? 'none' : colour}"${stroke} d="${MARKS[name]}"/>`;
+}
+
+/** Return the colour-blind letter of a colour (R, K, Y, B), shown only when the setting is on. */
+export function colourLetter(letter, cx, top, height, colour) {
+  return `<g class="cb">${strokeText(letter, cx, top, height, colour, 1.5)}</g>`;
 }
 
 /** Return an SVG group drawing a Chinese numeral or 萬 in a box of size s at (x, y). */

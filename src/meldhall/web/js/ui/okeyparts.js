@@ -2,10 +2,12 @@
 // hands and the settlement of the end-of-hand screen, the status line.
 import { el, t, fmt } from '../i18n.js';
 import { pieceEl } from './tiles.js';
-import { button, pieceRow } from './parts.js';
+import { button, pieceRow, control } from './parts.js';
+import { pieceName, pieceNames, speaker } from './names.js';
 
-/** Return a seat's discard pile (top tiles fanned), clickable to take, a drop zone if mine. */
-export function discardCorner(ctx, seat, pile, { family, mine, clickable, onTake, isJoker, show = 3 }) {
+/** Return a seat's discard pile (top tiles fanned), a button to take when that is legal, and
+ * the player's own a drop zone that `onDiscard` (a click or Enter) plays the selected tile on. */
+export function discardCorner(ctx, seat, pile, { family, mine, clickable, onTake, onDiscard, isJoker, show = 3 }) {
   const tiles = pile.tiles || (pile.top ? [pile.top] : []);
   const box = el('div', { cls: `discard-pile stack${clickable ? ' clickable' : ''}`, attrs: { 'data-seat': seat } });
   const stack = el('div', { cls: 'pile' });
@@ -25,11 +27,20 @@ export function discardCorner(ctx, seat, pile, { family, mine, clickable, onTake
     box.dataset.drop = 'discard';
     box.id = 'discard-zone';
     box.classList.add('drop-zone');
+    if (onDiscard) {
+      control(box, t('a11y.discard_here'));
+      box.addEventListener('click', () => onDiscard(box));
+    }
   }
+  const top = tiles[tiles.length - 1];
   if (clickable) {
     box.id = 'take-discard';
     box.title = t('okey.take');
+    control(box, t('a11y.take', { ...speaker(ctx, seat), tile: pieceName(family, top, { joker: isJoker?.(top) }) }));
     box.addEventListener('click', onTake);
+  } else if (!mine) {
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', t('a11y.discards', { ...speaker(ctx, seat), tiles: pieceNames(family, tiles.slice(-show), isJoker) || '—' }));
   }
   return box;
 }
@@ -39,6 +50,7 @@ export function wallStack(count, clickable, onDraw, family = 'okey', labelKey = 
   const box = el('div', { cls: `stack wall${clickable ? ' clickable' : ''}`, attrs: { id: 'wall' } }, pieceEl(family, null), el('span', { cls: 'label', key: labelKey, vars: { n: count } }));
   if (clickable) {
     box.title = t('okey.draw');
+    control(box, t(family === 'card' || family === 'okeycard' ? 'a11y.draw_card' : 'a11y.draw', { n: count }));
     box.addEventListener('click', onDraw);
   }
   return box;
@@ -121,7 +133,14 @@ export function meldEl(family, meld, tokens, { isJoker, value, provisional, onCl
   const box = el('div', { cls: `meld${provisional ? ' provisional' : ''}`, attrs: { 'data-drop': 'meld', 'data-meld': id, 'data-owner': owner } });
   for (const tok of tokens) box.append(pieceEl(family, tok, { small: true, joker: isJoker?.(tok) }));
   if (value !== undefined && value !== null) box.append(el('span', { cls: 'value', raw: value }));
-  if (onClick) box.addEventListener('click', (e) => onClick(meld, e));
+  const label = t('a11y.meld', { tiles: pieceNames(family, tokens, isJoker) });
+  if (onClick) {
+    control(box, label);
+    box.addEventListener('click', (e) => onClick(meld, e));
+  } else {
+    box.setAttribute('role', 'group');
+    box.setAttribute('aria-label', label);
+  }
   return box;
 }
 

@@ -10,6 +10,20 @@ export function button(key, onClick, opts = {}) {
   return b;
 }
 
+/** Make an element a keyboard control named `label`: role button, in the tab order, Enter and
+ * Space click it (its click handler does the action); return the element. */
+export function control(node, label) {
+  node.setAttribute('role', 'button');
+  node.setAttribute('aria-label', label);
+  node.tabIndex = 0;
+  node.addEventListener('keydown', (e) => {
+    if (e.target !== node || (e.key !== 'Enter' && e.key !== ' ')) return;
+    e.preventDefault();
+    node.click();
+  });
+  return node;
+}
+
 /** Return a seat panel: name, computer badge, connection dot, hidden count, score, turn. */
 export function seatPanel(info) {
   const panel = el('div', { cls: `seat-panel${info.turn ? ' turn' : ''}`, attrs: { 'data-seat': info.seat } });
@@ -26,7 +40,7 @@ export function seatPanel(info) {
 
 /** Return a row of face-down pieces (an opponent's hidden hand), at most `max` drawn. */
 export function hiddenRow(family, count, max = 15) {
-  const row = el('div', { cls: 'hidden-row' });
+  const row = el('div', { cls: 'hidden-row', attrs: { 'aria-hidden': 'true' } });
   for (let i = 0; i < Math.min(count, max); i++) row.append(pieceEl(family, null, { small: true }));
   return row;
 }
@@ -57,23 +71,58 @@ export function toast(text, kind = '') {
   toastTimer = setTimeout(() => { box.className = ''; }, 3200);
 }
 
-/** Open a dialog over the table; return its element (close() removes it). */
+/** Open a modal dialog over the page, named by its title; focus moves into it and stays
+ * there (Tab cycles), Escape closes a closable one, and closing gives focus back to the
+ * element that opened it. Return its element (close() removes it). */
 export function dialog({ titleKey, titleVars, body, buttons = [], cls = '', closable = true, id = '' }) {
   closeDialog(id || undefined);
-  const box = el('div', { cls: `dialog ${cls}`, attrs: { role: 'dialog', 'aria-modal': 'true' } });
+  const opener = document.activeElement;
+  const titleId = `dialog-title-${++dialogCount}`;
+  const box = el('div', { cls: `dialog ${cls}`, attrs: { role: 'dialog', 'aria-modal': 'true', 'aria-labelledby': titleId } });
   if (id) box.id = id;
-  const card = el('div', { cls: 'dialog-card' });
-  const head = el('div', { cls: 'dialog-head' }, el('h2', { key: titleKey, vars: titleVars }));
-  if (closable) head.append(button('ui.close', () => box.remove(), { cls: 'ghost close', attrs: { 'data-close': '' } }));
+  const card = el('div', { cls: 'dialog-card', attrs: { tabindex: '-1' } });
+  const head = el('div', { cls: 'dialog-head' }, el('h2', { key: titleKey, vars: titleVars, attrs: { id: titleId } }));
+  box.close = () => {
+    box.remove();
+    if (opener?.isConnected && !document.querySelector('.dialog')) opener.focus?.();
+  };
+  if (closable) head.append(button('ui.close', () => box.close(), { cls: 'ghost close', attrs: { 'data-close': '' } }));
   card.append(head, el('div', { cls: 'dialog-body' }, ...[].concat(body)));
   if (buttons.length) card.append(el('div', { cls: 'dialog-buttons' }, ...buttons));
   box.append(card);
+  box.addEventListener('keydown', (e) => keepFocus(e, box, closable));
   document.body.append(box);
+  (card.querySelector('.dialog-buttons button') || card.querySelector('[data-close]') || card).focus({ preventScroll: true });
   return box;
 }
 
+let dialogCount = 0;
+const FOCUSABLE = 'button:not([disabled]), [href], input:not([disabled]), select, textarea, summary, [tabindex]:not([tabindex="-1"])';
+
+/** Keep Tab inside a dialog and close a closable one on Escape. */
+function keepFocus(e, box, closable) {
+  if (e.key === 'Escape' && closable) {
+    e.preventDefault();
+    box.close();
+    return;
+  }
+  if (e.key !== 'Tab') return;
+  const items = [...box.querySelectorAll(FOCUSABLE)].filter((n) => n.getClientRects().length);
+  if (!items.length) return;
+  const first = items[0];
+  const last = items[items.length - 1];
+  if (e.shiftKey && (document.activeElement === first || !box.contains(document.activeElement))) {
+    e.preventDefault();
+    last.focus();
+  } else if (!e.shiftKey && document.activeElement === last) {
+    e.preventDefault();
+    first.focus();
+  }
+}
+
+/** Close the dialog with this id, or every dialog. */
 export function closeDialog(id) {
-  for (const d of document.querySelectorAll(id ? `#${id}` : '.dialog')) d.remove();
+  for (const d of document.querySelectorAll(id ? `#${id}` : '.dialog')) (d.close || d.remove).call(d);
 }
 
 /** Return a countdown bar that calls onExpire after `seconds` unless stopped. */

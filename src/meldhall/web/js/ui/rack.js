@@ -4,6 +4,7 @@
 // is the player's own and is kept in the browser between turns and reloads.
 import { pieceEl } from './tiles.js';
 import { sortKey } from './faces.js';
+import { t } from '../i18n.js';
 
 const DRAG_START = 6; // pixels before a press becomes a drag
 
@@ -16,12 +17,16 @@ export class Rack {
     this.focus = 0;
     this.el = document.createElement('div');
     this.el.className = `rack rows-${rows}`;
-    this.el.tabIndex = 0;
+    this.el.setAttribute('role', 'listbox');
+    this.el.setAttribute('aria-multiselectable', 'true');
+    this.el.setAttribute('aria-orientation', 'horizontal');
+    this.el.setAttribute('aria-label', t(family === 'mahjong' || family === 'card' ? 'a11y.hand' : 'a11y.rack'));
     this.el.style.setProperty('--cols', cols);
     this.el.dataset.drop = 'rack';
     for (let i = 0; i < rows * cols; i++) {
       const slot = document.createElement('div');
       slot.className = 'slot';
+      slot.setAttribute('role', 'none');
       slot.dataset.index = i;
       this.el.append(slot);
     }
@@ -164,6 +169,8 @@ export class Rack {
 
   draw() {
     const slots = this.el.children;
+    const hadFocus = this.el.contains(document.activeElement);
+    if (!this.slots[this.focus]) this.focus = Math.max(0, this.slots.findIndex(Boolean));
     for (let i = 0; i < slots.length; i++) {
       const slot = slots[i];
       const t = this.slots[i];
@@ -176,15 +183,31 @@ export class Rack {
       if (!current || current.dataset.token !== t || current.classList.contains('down') !== faceDown) {
         const piece = pieceEl(this.family, t, { joker: this.isJoker(t), faceDown, cls: faceDown ? 'down' : '' });
         piece.dataset.token = t;
-        piece.tabIndex = -1;
+        piece.setAttribute('role', 'option');
         this.wire(piece);
         slot.replaceChildren(piece);
       }
       const piece = slot.firstChild;
       piece.classList.toggle('selected', this.selection.has(t));
       piece.classList.toggle('fresh', Boolean(this.fresh?.has(t)));
-      piece.classList.toggle('focus', i === this.focus && document.activeElement === this.el);
+      piece.setAttribute('aria-selected', String(this.selection.has(t)));
+      piece.tabIndex = i === this.focus ? 0 : -1;
     }
+    if (hadFocus && !this.el.contains(document.activeElement)) this.focusPiece();
+  }
+
+  /** Move the keyboard focus to the tile at the roving position. */
+  focusPiece() {
+    this.el.children[this.focus]?.firstChild?.focus({ preventScroll: true });
+  }
+
+  /** Play the one selected tile on a zone (the discard spot, the finish zone) as a drop
+   * would; return whether a tile was played. */
+  async dropSelected(zone) {
+    const sel = this.selected();
+    if (sel.length !== 1 || !this.onDrop) return false;
+    await this.drop(sel[0], zone);
+    return true;
   }
 
   // ---------------------------------------------------------------- pointer
@@ -294,6 +317,7 @@ export class Rack {
     e.preventDefault();
     this.focus = filled[pos];
     this.draw();
+    this.focusPiece();
   }
 }
 

@@ -1,16 +1,17 @@
 // Tiles and cards drawn as SVG strings (cached by face). No font is used: numerals, letters
 // and marks are strokes and paths (glyphs.js). Each colour also carries its own mark.
-import { strokeText, mark, han } from './glyphs.js';
+import { strokeText, mark, han, colourLetter } from './glyphs.js';
+import { pieceName } from './names.js';
 
 export const OKEY_COLOURS = {
-  R: { ink: '#c0262d', mark: 'heart' },
+  R: { ink: '#c0262d', mark: 'heart', hollow: true },
   K: { ink: '#1d1d1f', mark: 'spade' },
-  Y: { ink: '#b86e00', mark: 'sun' },
+  Y: { ink: '#945a00', mark: 'sun' },
   B: { ink: '#1559b7', mark: 'drop' },
 };
 const SUIT_MARK = { S: 'spade', H: 'heart', D: 'diamond', C: 'club' };
 const SUIT_INK = { S: '#1d1d1f', H: '#c0262d', D: '#c0262d', C: '#1d1d1f' };
-const CARD_INK = { R: '#c0262d', B: '#1559b7', Y: '#b86e00' };
+const CARD_INK = { R: '#c0262d', B: '#1559b7', Y: '#945a00' };
 const CARD_MARK = { R: 'heart', B: 'drop', Y: 'sun' };
 const cache = new Map();
 
@@ -49,8 +50,8 @@ export function okeyTileSvg(token, joker = false) {
       + '<path d="M13.5 27c3.5 4.5 9.5 4.5 13 0" fill="none" stroke="#3b2f00" stroke-width="1.8" stroke-linecap="round"/>';
   } else {
     const c = OKEY_COLOURS[f.colour];
-    body += strokeText(f.number, 20, 8, 21, c.ink, 3.2) + mark(c.mark, 14, 35, 12, c.ink);
-    if (joker) body += mark('star', 29, 3.5, 8.5, '#d4a106');
+    body += strokeText(f.number, 20, 8, 21, c.ink, 3.2) + mark(c.mark, 14, 35, 12, c.ink, c.hollow) + colourLetter(f.colour, 33, 44.5, 7, c.ink);
+    if (joker) body += mark('star', 29, 3.5, 8.5, '#8a6d00');
   }
   const out = svg(40, 56, body, 'face okey');
   cache.set(key, out);
@@ -193,7 +194,7 @@ export function okeyCardSvg(token) {
   const n = token.slice(1);
   const body = '<rect x="1" y="1" width="48" height="68" rx="4.5" fill="#fffdf8" stroke="#b9b2a3" stroke-width=".9"/>'
     + `<rect x="4" y="4" width="42" height="62" rx="3" fill="none" stroke="${ink}" stroke-width="1.2" opacity=".5"/>`
-    + strokeText(n, 25, 12, 26, ink, 3.6) + mark(m, 17, 45, 16, ink)
+    + strokeText(n, 25, 12, 26, ink, 3.6) + mark(m, 17, 45, 16, ink, token[0] === 'R') + colourLetter(token[0], 41, 56, 8, ink)
     + strokeText(n, 9, 6, 7, ink, 1.4);
   const out = svg(50, 70, body, 'face okeycard');
   cache.set(key, out);
@@ -208,11 +209,14 @@ export function pieceSvg(family, token, joker = false) {
   return okeyTileSvg(token, joker);
 }
 
-/** Return a DOM element showing one piece; data-token holds its token. */
+/** Return a DOM element showing one piece, named for screen readers; data-token holds its
+ * token. */
 export function pieceEl(family, token, opts = {}) {
   const el = document.createElement('div');
   el.className = `piece ${family}${opts.small ? ' small' : ''}${opts.cls ? ' ' + opts.cls : ''}`;
   el.dataset.raw = '';
+  el.setAttribute('role', 'img');
+  el.setAttribute('aria-label', pieceName(family, token, opts));
   if (token) {
     el.dataset.token = token;
     el.innerHTML = opts.faceDown ? backSvg(family) : pieceSvg(family, token, opts.joker);

@@ -1,0 +1,108 @@
+"""The page shell and the static files with cache headers.
+
+Every static URL a page names is versioned by the content of the web folder
+(``/static/_v<hash>/js/table.js``): relative imports inside the modules resolve under the same
+prefix, so one version covers a page and all its modules. Versioned files are cached for a
+year; unversioned ones (the catalogs and rules fetched by the scripts) are revalidated. Each
+page lists every module it needs as a ``<link rel="modulepreload">`` so the browser fetches
+them at once instead of finding them import by import."""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from functools import cache
+from pathlib import Path
+
+from starlette.responses import HTMLResponse, Response
+from starlette.staticfiles import StaticFiles
+from starlette.types import Scope
+
+LONG_CACHE = "public, max-age=31536000, immutable"
+REVALIDATE = "no-cache"
+PREFIX = "_v"
+
+# Static imports ("import x from './a.js'", "export * from '../b.js'", "import './c.js'") and
+# the renderers a page loads by game id ("import(`./games/${gameId}.js`)").
+STATIC_IMPORT = re.compile(
+    r"""(?:import|export)\s[^'";]*?from\s*['"](\.{1,2}/[^'"]+)['"]"""
+    r"""|import\s*['"](\.{1,2}/[^'"]+)['"]"""
+)
+GAMES_IMPORT = re.compile(r"import\(`\./games/\$\{")
+ENTRY = re.compile(r"""<script type="module" src="/static/([^"]+)"></script>""")
+STATIC_URL = re.compile(r"""(href|src)="/static/(?!_v)""")
+OLD_PRELOAD = re.compile(r"""<link rel="modulepreload"[^>]*>\n?""")
+
+
+@cache
+def web_version(web: Path) -> str:
+    """Return the version of the web folder: a short hash of every file's path and content."""
+    digest = hashlib.sha256()
+    for path in sorted(p for p in web.rglob("*") if p.is_file()):
+        digest.update(path.relative_to(web).as_posix().encode())
+        digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def modules_of(web: Path, entry: str) -> list[str]:
+    """Return every module (paths under `web`) that the module `entry` needs, entry first."""
+    seen: list[str] = []
+    todo = [entry]
+    while todo:
+        rel = todo.pop(0)
+        if rel in seen or not (web / rel).is_file():
+            continue
+        seen.append(rel)
+        source = (web / rel).read_text(encoding="utf-8")
+        base = Path(rel).parent
+        for match in STATIC_IMPORT.finditer(source):
+            target = match.group(1) or match.group(2)
+            todo.append(_join(base, target))
+        if GAMES_IMPORT.search(source):
+            games = (web / base / "games").glob("*.js")
+            todo.extend(sorted(p.relative_to(web).as_posix() for p in games))
+    return seen
+
+
+def _join(base: Path, target: str) -> str:
+    parts: list[str] = list(base.parts)
+    for part in target.split("/"):
+        if part == "..":
+            parts = parts[:-1]
+        elif part != ".":
+            parts.append(part)
+    return "/".join(parts)
+
+
+@cache
+def page_html(web: Path, name: str) -> str:
+    """Return a page's HTML with versioned static URLs and a module preload for every module
+    its scripts need."""
+    version = web_version(web)
+    html = OLD_PRELOAD.sub("", (web / name).read_text(encoding="utf-8"))
+    modules: list[str] = []
+    for entry in ENTRY.findall(html):
+        modules.extend(m for m in modules_of(web, entry) if m not in modules)
+    links = "".join(
+        f'<link rel="modulepreload" href="/static/{PREFIX}{version}/{m}">\n' for m in modules
+    )
+    html = html.replace("</head>", f"{links}</head>", 1)
+    return STATIC_URL.sub(rf'\1="/static/{PREFIX}{version}/', html)
+
+
+def page_response(web: Path, name: str) -> HTMLResponse:
+    """Return a page (revalidated on every visit: its static URLs carry the version)."""
+    return HTMLResponse(page_html(web, name), headers={"Cache-Control": REVALIDATE})
+
+
+class CachedStatic(StaticFiles):
+    """Static files with Cache-Control: a year for versioned URLs, revalidation otherwise."""
+
+    async def get_response(self, path: str, scope: Scope) -> Response:
+        """Return the file response of a path, its version prefix (if any) removed."""
+        head, _, rest = path.replace("\\", "/").partition("/")
+        versioned = head.startswith(PREFIX) and bool(rest)
+        response = await super().get_response(rest if versioned else path, scope)
+        if response.status_code in (200, 304):
+            response.headers["Cache-Control"] = LONG_CACHE if versioned else REVALIDATE
+        return response

@@ -17,18 +17,22 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from meldhall.server.app import create_app
+    from meldhall.server.limits import Limits
     from meldhall.server.logs import log_config
     from meldhall.server.settings import from_args
 
     settings = from_args(args)  # --workers above 1 is refused there, for now
+    limits = Limits.from_env()
     uvicorn.run(
-        create_app(settings=settings),
+        create_app(settings=settings, limits=limits),
         host=settings.host,
         port=settings.port,
         log_config=log_config(settings.log_level, settings.log_format),
         # Per-message compression cost the server a third of its time under load (bench server).
         ws_per_message_deflate=False,
         proxy_headers=True,
+        timeout_keep_alive=max(1, round(limits.header_seconds)),
+        ws_max_size=limits.max_frame_bytes,
     )
     return 0
 

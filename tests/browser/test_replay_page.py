@@ -5,6 +5,7 @@ reviewed by the strong computer."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -56,3 +57,37 @@ def test_a_finished_match_replays_step_by_step(page: Any, server: Server) -> Non
     summary.wait_for(timeout=120_000)
     assert "%" in summary.inner_text()
     shot(page, "replay-review")
+
+
+def test_a_downloaded_match_file_replays_and_verifies(
+    page: Any, server: Server, tmp_path: Path
+) -> None:
+    """The file of a finished match opens again in the replay page and verifies on the verify
+    page; the same file with one action changed fails, naming that action."""
+    set_language(page, server.url, "en")
+    match_id = start_match(page, server.url, "okey-cards")
+    play_until_hand_over(page, PLAYERS["okey-cards"])
+    page.wait_for_selector("#match-over #replay-link")
+    file_json = page.evaluate(
+        "async (id) => (await fetch(`/api/matches/${id}/file`)).json()", match_id
+    )
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(file_json))
+    page.goto(f"{server.url}/replay")
+    page.set_input_files("#replay-file", str(path))
+    page.wait_for_function("document.body.dataset.replayStep === '0'")
+    file, game = from_json(file_json, available_games())
+    first = next(steps(file, game)).state.observation(0)
+    page.click("#replay-forward")
+    page.wait_for_function("document.body.dataset.replayStep === '1'")
+    assert set(first["hand"]) <= set(page.evaluate(BOARD_TOKENS))
+
+    page.goto(f"{server.url}/verify")
+    page.set_input_files("#verify-file", str(path))
+    page.wait_for_selector("#file-verdict.ok")
+    changed = dict(file_json, checks=[*file_json["checks"][:4], "0" * 12, *file_json["checks"][5:]])
+    other = tmp_path / "changed.json"
+    other.write_text(json.dumps(changed))
+    page.set_input_files("#verify-file", str(other))
+    page.wait_for_selector("#file-verdict.bad")
+    assert "action 4 " in page.inner_text("#file-verdict")

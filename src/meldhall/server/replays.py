@@ -208,6 +208,50 @@ def replay_routes(delay: int = 0) -> list[BaseRoute]:
             }
         )
 
+    async def api_replay_file(request: Request) -> JSONResponse:
+        """Return the facts and a run of frames of an uploaded match file (``{"file": {...},
+        "seat": N, "start": k, "count": c}``): a downloaded match opened again, any seat's
+        view (the file holds the revealed secret)."""
+        try:
+            body = decode_json(await request.body(), request.app.state.limits.max_depth)
+        except EdgeError as exc:
+            raise HTTPException(400, exc.reason) from exc
+        if not isinstance(body, dict):
+            raise HTTPException(400, "the body must be a JSON object")
+        try:
+            file, game = from_json(body.get("file"), available_games())
+        except MeldhallError as exc:
+            raise HTTPException(400, str(exc)) from exc
+        seat, start, count = body.get("seat"), body.get("start", 0), body.get("count", 50)
+        for name, value, low, high in (
+            ("seat", seat, 0, file.seats - 1),
+            ("start", start, 0, len(file.log)),
+            ("count", count, 1, MAX_FRAMES),
+        ):
+            if value is None and name == "seat":
+                continue
+            if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
+                raise HTTPException(400, f"{name} must be a whole number from {low} to {high}")
+        try:
+            frames, hands = replay_frames(file, game, seat, start, count)
+        except MeldhallError as exc:
+            raise HTTPException(409, f"this match file does not replay: {exc}") from exc
+        return JSONResponse(
+            {
+                "match": None,
+                "game": file.game,
+                "status": "over" if file.outcome is not None else "playing",
+                "seats": file.seats,
+                "players": list(file.players),
+                "commitment": file.commitment,
+                "contributions": list(file.contributions),
+                "steps": len(file.log),
+                "hands": hands,
+                "viewer": seat,
+                "frames": frames,
+            }
+        )
+
     async def api_file(request: Request) -> Response:
         """Return the match file of a finished match, as a download."""
         data, game = _stored(request)
@@ -296,7 +340,9 @@ def replay_routes(delay: int = 0) -> list[BaseRoute]:
     return [
         Route("/api/review/{match}", api_review, methods=["GET", "POST"]),
         Route("/verify", verify_file_page),
+        Route("/replay", replay_page),
         Route("/replay/{match}", replay_page),
+        Route("/api/replay-file", api_replay_file, methods=["POST"]),
         Route("/api/verify-file", api_verify_file, methods=["POST"]),
         Route("/api/replay/{match}", api_frames),
         Route("/api/matches/{match}/file", api_file),

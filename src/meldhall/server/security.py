@@ -113,7 +113,7 @@ def security_headers(host: str) -> list[tuple[bytes, bytes]]:
     ]
 
 
-FILE_UPLOAD_PATHS = frozenset({"/api/verify-file"})
+FILE_UPLOAD_PATHS = frozenset({"/api/verify-file", "/api/replay-file"})
 """The POST routes that take a match file, up to ``Limits.max_file_bytes``."""
 
 

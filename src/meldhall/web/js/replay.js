@@ -10,9 +10,9 @@ import { button } from './ui/parts.js';
 const CHUNK = 50;
 const SPEEDS = { slow: 1600, normal: 800, fast: 250 };
 const matchId = decodeURIComponent(location.pathname.split('/')[2] || '');
-const api = (q) => getJSON(`/api/replay/${encodeURIComponent(matchId)}?${q}`);
 const settings = await boot('records');
-const facts = await api('count=1');
+const upload = matchId ? null : await chooseFile();
+const facts = await api({ count: 1 });
 const over = facts.status !== 'playing';
 let viewer = over ? 0 : null;
 let frames = new Map();
@@ -48,7 +48,7 @@ function controls() {
 
 function tools() {
   const out = [];
-  if (over) {
+  if (over && matchId) {
     out.push(button('review.open', startReview, { attrs: { id: 'review-start' } }));
     out.push(el('a', { key: 'replay.download', cls: 'button', attrs: { href: `/api/matches/${encodeURIComponent(matchId)}/file`, id: 'replay-download' } }));
     out.push(el('a', { key: 'fair.verify', cls: 'button', attrs: { href: `/verify/${encodeURIComponent(matchId)}` } }));
@@ -85,8 +85,7 @@ function watchFrom(seat) {
 async function frameAt(at) {
   if (!frames.has(at)) {
     const start = Math.max(0, Math.min(at, facts.steps) - (at < step ? CHUNK - 1 : 0));
-    const seat = viewer === null ? 'spectator' : String(viewer);
-    const got = await api(`seat=${seat}&start=${start}&count=${CHUNK}`);
+    const got = await api({ seat: viewer, start, count: CHUNK });
     for (const f of got.frames) frames.set(f.step, f);
   }
   return frames.get(at);
@@ -119,6 +118,34 @@ function pause() {
   clearTimeout(timer);
   timer = null;
   playButton.textContent = t('replay.play');
+}
+
+/** Return frames and facts: of the stored match, or of the match file opened from disk. */
+async function api({ seat = null, start = 0, count = CHUNK }) {
+  if (upload) {
+    const r = await fetch('/api/replay-file', { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ file: upload, seat, start, count }) });
+    const got = await r.json().catch(() => ({}));
+    if (!r.ok) throw new Error(got.detail || `replay-file: ${r.status}`);
+    return got;
+  }
+  const query = new URLSearchParams({ seat: seat === null ? 'spectator' : String(seat), start: String(start), count: String(count) });
+  return getJSON(`/api/replay/${encodeURIComponent(matchId)}?${query}`);
+}
+
+/** Return the match file the person opens from disk (the replay page without a match). */
+function chooseFile() {
+  return new Promise((resolve) => {
+    const input = el('input', { attrs: { type: 'file', accept: 'application/json,.json', id: 'replay-file', 'aria-label': t('replay.open_file') } });
+    const problem = el('p', { cls: 'bad', attrs: { 'aria-live': 'polite' } });
+    input.addEventListener('change', async () => {
+      try {
+        resolve(JSON.parse(await input.files[0].text()));
+      } catch {
+        problem.replaceChildren(el('span', { key: 'replay.bad_file' }));
+      }
+    });
+    document.getElementById('board').replaceChildren(el('div', { cls: 'replay-open' }, el('label', {}, el('span', { key: 'replay.open_file' }), input), problem));
+  });
 }
 
 /** Ask the server to review the watched seat's decisions; show the progress, then the

@@ -56,7 +56,8 @@ function fileCheck() {
     verdict.className = `verdict ${v.ok ? 'ok' : 'bad'}`;
     verdict.replaceChildren(el('span', { key: v.ok ? 'verify.file_ok' : 'verify.file_bad', vars: { problem: v.problem } }));
   });
-  return el('div', { cls: 'file-check' }, el('label', {}, el('span', { key: 'verify.file_lead' }), input), verdict);
+  const replay = el('a', { key: 'replay.open_file_link', cls: 'button', attrs: { href: '/replay', id: 'replay-a-file' } });
+  return el('div', { cls: 'file-check' }, el('label', {}, el('span', { key: 'verify.file_lead' }), input), verdict, replay);
 }
 
 function hex(text) {

@@ -102,22 +102,13 @@ def verify_main(args: argparse.Namespace) -> int:
 def review_main(args: argparse.Namespace) -> int:
     """Run ``meldhall review``: the seat's decisions the strong bot disputes, the biggest
     losses, and the closing summary line; with ``--json`` the whole review as JSON."""
-    from rich.console import Console
-    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
-
+    from meldhall.progress import progress_bar
     from meldhall.review import review_match
 
     file, game = read_match_file(args.file)
     if not 0 <= args.seat < file.seats:
         raise ParseError(f"--seat {args.seat}: the match has seats 0-{file.seats - 1}")
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=args.quiet,
-    ) as progress:
+    with progress_bar(args.quiet) as progress:
         task = progress.add_task(f"review seat {args.seat}", total=len(file.log))
         review = review_match(
             file,

@@ -12,7 +12,6 @@ from functools import partial
 from pathlib import Path
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from meldhall.bots.base import make_bot, strongest_bot_name
@@ -21,6 +20,7 @@ from meldhall.core.errors import EngineBug, MeldhallError
 from meldhall.core.matchfile import record
 from meldhall.core.rng import derive
 from meldhall.games.registry import find_game
+from meldhall.progress import progress_bar
 from meldhall.simulate import MatchRun, run_many
 
 
@@ -62,14 +62,7 @@ def main(args: argparse.Namespace) -> int:
     console = Console(stderr=True)
     errors: list[str] = []
     runs: list[MatchRun] = []
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=console,
-        disable=args.quiet,
-    ) as progress:
+    with progress_bar(args.quiet, console) as progress:
         task = progress.add_task(f"{game.id}", total=args.games)
         try:
             runs, seconds = run_many(

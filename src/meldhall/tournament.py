@@ -19,7 +19,6 @@ from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass
 
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TimeRemainingColumn
 from rich.table import Table
 
 from meldhall.bots.base import make_bot
@@ -28,6 +27,7 @@ from meldhall.core.engine import JSON, Action, Bot, Game, Outcome
 from meldhall.core.errors import EngineBug, MeldhallError
 from meldhall.core.rng import derive
 from meldhall.games.registry import find_game
+from meldhall.progress import progress_bar
 from meldhall.simulate_cli import parse_option_args
 
 Z95 = 1.959964
@@ -297,14 +297,7 @@ def main(args: argparse.Namespace) -> int:
     game.options(raw)
     jobs = jobs_of(game, names, args.deals, args.seed, raw)
     start = time.perf_counter()
-    with Progress(
-        "[progress.description]{task.description}",
-        BarColumn(),
-        MofNCompleteColumn(),
-        TimeRemainingColumn(),
-        console=Console(stderr=True),
-        disable=args.quiet,
-    ) as progress:
+    with progress_bar(args.quiet) as progress:
         task = progress.add_task(game.id, total=len(jobs))
         results = run_jobs(jobs, args.workers, lambda r: progress.advance(task))
     summary = summarize(game.id, names, results, time.perf_counter() - start)

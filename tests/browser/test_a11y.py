@@ -101,7 +101,8 @@ def test_a_whole_hand_by_keyboard_only(page: Any, server: Server, game: str) -> 
     else:
         raise AssertionError("the hand did not end")
     page.wait_for_selector("#hand-over .hand-over, #match-over .hand-over")
-    assert page.evaluate("document.activeElement.id") in ("next-hand", "play-again")
+    focused = page.evaluate("document.activeElement.outerHTML.slice(0, 160)")
+    assert page.evaluate("document.activeElement.id") in ("next-hand", "play-again"), focused
     check(page, "end of hand", problems)
     assert not problems
 

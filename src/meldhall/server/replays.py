@@ -81,6 +81,24 @@ def _log_of(data: MatchData, game: Game, visible: int) -> MatchFile:
     return replace(file_of(data), log=log)
 
 
+def recorded_file(data: MatchData, game: Game) -> MatchFile:
+    """Return the whole match file of a stored match (its digests by replaying it), or raise
+    ``HTTPException`` 409 when its log does not replay."""
+    base = _log_of(data, game, len(data.log))
+    try:
+        return record(
+            game,
+            base.options,
+            base.seats,
+            base.log,
+            players=base.players,
+            secret=base.secret,
+            contributions=base.contributions,
+        )
+    except MeldhallError as exc:
+        raise HTTPException(409, f"this match does not replay: {exc}") from exc
+
+
 def visible_actions(data: MatchData, delay: int) -> int:
     """Return how many actions of a match a replay may show: all once it is over, else all
     but the last ``delay``."""
@@ -257,19 +275,7 @@ def replay_routes(delay: int = 0) -> list[BaseRoute]:
         data, game = _stored(request)
         if data.status == "playing":
             raise HTTPException(409, "the match is still in play: its file comes when it ends")
-        base = _log_of(data, game, len(data.log))
-        try:
-            file = record(
-                game,
-                base.options,
-                base.seats,
-                base.log,
-                players=base.players,
-                secret=base.secret,
-                contributions=base.contributions,
-            )
-        except MeldhallError as exc:
-            raise HTTPException(409, f"this match does not replay: {exc}") from exc
+        file = recorded_file(data, game)
         body = json.dumps(file.to_json(), ensure_ascii=False)
         name = f"meldhall-{data.game}-{data.id}.json"
         return Response(
@@ -324,16 +330,7 @@ def replay_routes(delay: int = 0) -> list[BaseRoute]:
             return JSONResponse({"state": "done", "review": review, "done": 1, "total": 1})
         job = jobs.status((data.id, seat))
         if job is None and request.method == "POST":
-            base = _log_of(data, game, len(data.log))
-            file = record(
-                game,
-                base.options,
-                base.seats,
-                base.log,
-                players=base.players,
-                secret=base.secret,
-                contributions=base.contributions,
-            )
+            file = recorded_file(data, game)
             job = jobs.start((data.id, seat), file.to_json())
         return JSONResponse(job.to_json() if job else {"state": "none", "done": 0, "total": 0})
 

@@ -108,17 +108,17 @@ export class History {
   draw() {
     this.frame = false;
     const last = [...this.items].reverse().find((x) => !x.heading);
-    this.latest.replaceChildren(...(last ? [this.itemEl(last)] : []));
+    this.latest.replaceChildren(...(last ? [this.itemEl(last, 'span')] : []));
     if (this.panel.hidden) return;
     this.list.append(...this.items.slice(this.drawn).map((x) => this.itemEl(x)));
     this.drawn = this.items.length;
     this.list.lastElementChild?.scrollIntoView({ block: 'end' });
   }
 
-  /** Return the list item of one line. */
-  itemEl(x) {
-    if (x.heading) return el('li', { cls: 'new-hand', key: 'history.new_hand' });
-    const item = el('li', { cls: `move ${x.cls}`.trim() }, el('span', { key: x.key, vars: x.vars }));
+  /** Return the element of one line: a list item of the panel, or (`tag`) the toolbar's. */
+  itemEl(x, tag = 'li') {
+    if (x.heading) return el(tag, { cls: 'new-hand', key: 'history.new_hand' });
+    const item = el(tag, { cls: `move ${x.cls}`.trim() }, el('span', { key: x.key, vars: x.vars }));
     if (x.pieces.length && this.family) item.append(...x.pieces.map((tok) => pieceEl(this.family, tok, { small: true })));
     return item;
   }

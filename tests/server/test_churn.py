@@ -14,6 +14,7 @@ from typing import Any
 from meldhall.server.app import create_app
 from meldhall.server.limits import Limits
 from meldhall.tables.table import Table
+from tests.server.online_client import run
 
 SESSIONS = 2_000
 WARM_UP = 300
@@ -108,7 +109,7 @@ def test_short_solo_sessions_leave_nothing_loaded(tmp_path: Path) -> None:
             assert manager.tables == {}
             return baseline, rss_mb()
 
-    baseline, after = asyncio.run(main())
+    baseline, after = run(main())
     assert loaded_tables() == 0
     grown = after - baseline
     assert grown < 25, f"memory grew {grown:.1f} MB over {SESSIONS - WARM_UP} sessions"

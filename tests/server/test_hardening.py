@@ -36,6 +36,7 @@ from meldhall.store.repository import DB_NAME, Snapshot, Store, utcnow
 from meldhall.store.snapshots import seal, unseal
 from meldhall.tables.table import Table
 from tests.server.conftest import Peer
+from tests.server.online_client import run
 
 WEB = Path(__file__).resolve().parents[2] / "src" / "meldhall" / "web"
 QUICK = {"countdown_seconds": 0.05, "turn_seconds": 600, "claim_seconds": 600}
@@ -197,7 +198,7 @@ def test_a_writer_drops_a_message_it_cannot_encode_and_goes_on() -> None:
             await asyncio.sleep(0.01)
         writer.cancel()
 
-    asyncio.run(main())
+    run(main())
     assert sent == ['{"type":"left"}']
 
 
@@ -249,11 +250,11 @@ def test_a_large_body_is_refused_before_it_is_read() -> None:
         "path": "/api/guest",
         "headers": [(b"content-length", b"200000000"), (b"content-type", b"application/json")],
     }
-    asyncio.run(SecurityMiddleware(app, Limits())(scope, receive, send))
+    run(SecurityMiddleware(app, Limits())(scope, receive, send))
     assert answers[0]["status"] == 413 and reads == 0
     del scope["headers"][0]  # no length told: refused once the body grows past the limit
     answers.clear()
-    asyncio.run(SecurityMiddleware(app, Limits())(scope, receive, send))
+    run(SecurityMiddleware(app, Limits())(scope, receive, send))
     assert answers[0]["status"] == 413 and reads == 2
 
 

@@ -191,7 +191,7 @@ export function createView(ctx) {
     const wins = el('ol', { cls: 'settlement', attrs: { id: 'mj-wins' } });
     for (const w of h.winners) {
       const fans = Object.entries(w.fans).map(([k, v]) => `${t(`fan.${k}`)} ${v}`).join(', ') || t('fan.none');
-      const line = el('li', { key: 'mj.win_line', vars: { ...speaker(ctx, w.seat), by: t(`mj.by_${w.by}`), fans, fan: w.fan, points: w.points } });
+      const line = el('li', {}, el('span', { key: 'mj.win_line', vars: { ...speaker(ctx, w.seat), by: t(`mj.by_${w.by}`), fans, fan: w.fan, points: w.points } }));
       if (w.bonus) line.append(' ', el('span', { cls: 'bonus', key: 'mj.bonus_line', vars: { bonus: w.bonus } }));
       wins.append(line);
     }

@@ -4,6 +4,7 @@ names its first differing action)."""
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import time
 from dataclasses import replace
@@ -13,7 +14,8 @@ from starlette.testclient import TestClient
 from meldhall.core.matchfile import from_json, steps
 from meldhall.core.replay import log_from_json
 from meldhall.server.games import available_games
-from meldhall.server.replays import file_of
+from meldhall.server.replays import file_of, visible_actions
+from meldhall.store.repository import MatchData
 from tests.server.conftest import Peer
 from tests.server.test_api import _finish_a_match
 
@@ -123,3 +125,10 @@ def test_a_review_runs_in_the_background_and_is_stored(client: TestClient) -> No
     assert status["review"]["seat"] == 0 and status["review"]["decisions"]
     again = client.post(url, json={"seat": 0}).json()
     assert again["state"] == "done" and again["review"] == status["review"]
+
+
+def test_a_match_in_play_is_shown_the_spectator_delay_behind() -> None:
+    data = MatchData("m", "o", "toy", {}, 2, [], "00", "", [], "playing", log=[(0, {})] * 5)
+    assert visible_actions(data, 2) == 3
+    assert visible_actions(data, 9) == 0
+    assert visible_actions(dataclasses.replace(data, status="over"), 9) == 5

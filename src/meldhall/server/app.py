@@ -315,7 +315,7 @@ def create_app(
         Route("/api/guest", api_guest, methods=["POST"]),
         Route("/api/lobby", api_lobby),
         Route("/online", online_page),
-        *replay_routes(),
+        *replay_routes(settings.spectator_delay),
         *hint_routes(),
         WebSocketRoute("/ws", counted_websocket),
         Route("/healthz", ops.healthz),

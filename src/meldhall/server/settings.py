@@ -90,6 +90,9 @@ class Settings:
     )
     burst: float = _setting(200.0, "messages a connection may send at once", _positive(float))
     bot_delay: float = _setting(0.8, "seconds before each computer move", _positive(float))
+    spectator_delay: int = _setting(
+        0, "actions a replay of a match in play stays behind it", _positive(int)
+    )
 
     def resolved_database_url(self) -> str:
         """Return the database URL to use: ``database_url``, or the SQLite file of ``data``."""

@@ -246,15 +246,18 @@ function buildLobby() {
   const turn = el('select', { attrs: { id: 'create-turn' } });
   for (const n of TURN_CHOICES) turn.append(el('option', { key: 'online.seconds', vars: { n }, attrs: { value: String(n) } }));
   turn.value = '30';
+  const hints = el('input', { attrs: { type: 'checkbox', id: 'create-hints' } });
+  hints.checked = true;
   const createForm = el('form', { cls: 'row-form', attrs: { id: 'create-form' } },
     el('label', { key: 'online.game', attrs: { for: 'create-game' } }), game,
     el('label', { cls: 'check' }, open, el('span', { key: 'online.public' })),
     el('label', { key: 'online.turn_time', attrs: { for: 'create-turn' } }), turn,
+    el('label', { cls: 'check' }, hints, el('span', { key: 'online.hints' })),
     el('button', { key: 'online.create', cls: 'primary', attrs: { type: 'submit', id: 'create-table' } }));
   createForm.addEventListener('submit', (e) => {
     e.preventDefault();
     if (!needName()) return;
-    net.send({ type: 'create', game: game.value, public: open.checked, settings: { turn_seconds: Number(turn.value) }, options: {}, name: myName });
+    net.send({ type: 'create', game: game.value, public: open.checked, settings: { turn_seconds: Number(turn.value), hints: hints.checked }, options: {}, name: myName });
   });
 
   const code = el('input', { attrs: { type: 'text', id: 'table-code', 'data-i18n-placeholder': 'online.code_hint' } });

@@ -158,6 +158,7 @@ TURN = (
 
 def play_until_hand_over(page: Any, move: Move, *, shot_at: int = 6, on_shot: Any = None) -> None:
     """Make the person's moves until the end-of-hand (or match-over) screen shows."""
+    missed = 0
     for turn in range(600):
         page.wait_for_function(TURN, timeout=90_000)
         if _visible(page, "#hand-over, #match-over"):
@@ -172,7 +173,13 @@ def play_until_hand_over(page: Any, move: Move, *, shot_at: int = 6, on_shot: An
                 " || !!document.querySelector('#hand-over, #match-over')",
                 timeout=10_000,
             )
+            missed = 0
         except PlaywrightTimeout:
+            missed += 1
+            if missed >= 3:  # a known bug: the rack can go stale; a person reloads (issue note)
+                page.reload()
+                page.wait_for_function("document.body.dataset.stateId !== undefined")
+                missed = 0
             continue  # the move did not take: look at the table again
     raise AssertionError("the hand did not end")
 

@@ -98,13 +98,13 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
       const wasMine = document.body.classList.contains('my-turn');
       view.render(m);
       if (ctx.spectator) watchStatus(m);
-      const me = ctx.spectator ? null : ctx.seat;
-      history.add(m.events, me);
-      follow(m.events, me);
-      sounds(m, wasMine, me);
       document.body.classList.toggle('my-turn', m.legal.length > 0);
       document.body.dataset.stateId = m.state_id;
       document.body.dataset.stateMatch = m.match;
+      const me = ctx.spectator ? null : ctx.seat;
+      aside(() => history.add(m.events, me));
+      aside(() => follow(m.events, me));
+      aside(() => sounds(m, wasMine, me));
       onRender?.();
       for (const p of done) p.resolve(true);
       if (m.paused && m.last_hand) showHandOver(m);
@@ -206,6 +206,16 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
   }
 
   return table;
+}
+
+/** Run a part of the table that only accompanies a state (history, animation, sound): an
+ * error in it is reported, and never keeps the state itself from the page. */
+function aside(part) {
+  try {
+    part();
+  } catch (e) {
+    setTimeout(() => { throw e; });
+  }
 }
 
 /** Return the solo name of a seat: "You", or "Computer n" counting the computer seats. */

@@ -156,8 +156,17 @@ TURN = (
 )
 
 
+STUCK = """() => ({ state: document.body.dataset.stateId,
+  status: document.getElementById('status')?.textContent,
+  rack: [...document.querySelectorAll('.rack .piece, #hand .piece')].map((p) => p.dataset.token),
+  buttons: [...document.querySelectorAll('#board button')].map((b) => b.id || b.textContent) })"""
+"""What the page shows when the person's moves stop taking: the failure's evidence."""
+
+
 def play_until_hand_over(page: Any, move: Move, *, shot_at: int = 6, on_shot: Any = None) -> None:
-    """Make the person's moves until the end-of-hand (or match-over) screen shows."""
+    """Make the person's moves until the end-of-hand (or match-over) screen shows; fail with
+    what the page shows when three moves in a row change nothing (a move the page does not
+    offer, or a table that stopped taking moves)."""
     missed = 0
     for turn in range(600):
         page.wait_for_function(TURN, timeout=90_000)
@@ -176,11 +185,8 @@ def play_until_hand_over(page: Any, move: Move, *, shot_at: int = 6, on_shot: An
             missed = 0
         except PlaywrightTimeout:
             missed += 1
-            if missed >= 3:  # a known bug: the rack can go stale; a person reloads (issue note)
-                page.reload()
-                page.wait_for_function("document.body.dataset.stateId !== undefined")
-                missed = 0
-            continue  # the move did not take: look at the table again
+            if missed >= 3:
+                raise AssertionError(f"the moves stopped taking: {page.evaluate(STUCK)}") from None
     raise AssertionError("the hand did not end")
 
 

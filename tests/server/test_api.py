@@ -3,6 +3,7 @@ escaped name, and the verification of a finished match from its log."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from starlette.testclient import TestClient
@@ -34,6 +35,17 @@ def test_pages_answer(client: TestClient) -> None:
     assert client.get("/play/chess").status_code == 404
     games = client.get("/api/games").json()
     assert "toy" in [g["id"] for g in games]
+
+
+def test_a_table_page_preloads_its_own_game_view_only(client: TestClient) -> None:
+    """The table page's modules load side by side: every module it imports is preloaded,
+    and of the game views only its game's (the others would share a slow line)."""
+    html = client.get("/play/okey").text
+    preloads = re.findall(r'<link rel="modulepreload" href="/static/[^/]+/js/([^"]+)"', html)
+    assert {"table.js", "board.js", "net.js", "games/okey.js"} <= set(preloads)
+    assert [p for p in preloads if p.startswith("games/")] == ["games/okey.js"]
+    online = client.get("/online").text
+    assert "js/games/sichuan.js" in online and "js/games/okey.js" in online
 
 
 def test_records_publish_and_verify(client: TestClient) -> None:

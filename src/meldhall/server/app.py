@@ -53,8 +53,8 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 """The header that names a solo session to ``/api/records``."""
 
 
-def _page(name: str) -> Response:
-    return page_response(WEB, name)
+def _page(name: str, game: str | None = None) -> Response:
+    return page_response(WEB, name, game)
 
 
 def _game_or_404(request: Request) -> str:
@@ -69,8 +69,7 @@ async def home(request: Request) -> Response:
 
 
 async def table_page(request: Request) -> Response:
-    _game_or_404(request)
-    return _page("table.html")
+    return _page("table.html", _game_or_404(request))
 
 
 async def rules_page(request: Request) -> Response:

@@ -39,6 +39,7 @@ CLIENT: dict[str, Schema] = {
     "resume": _message("resume", {"match": _ID}, {"state_id": _INT}),
     "act": _message("act", {"state_id": _INT, "action": _ANY}, {"seat": _INT, "match": _ID}),
     "sync": _message("sync", {}, {}),
+    "appraise": _message("appraise", {"state_id": _INT, "action": _ANY}, {}),
     "continue": _message("continue", {}, {}),
     "pace": _message("pace", {"pace": {"type": "string", "maxLength": 16}}, {}),
     # online play (docs/online.md)
@@ -107,6 +108,16 @@ SERVER: dict[str, Schema] = {
         {
             "engine_code": {"type": "string"},
             "ref": {"type": ["string", "null"]},
+            "details": _OBJECT,
+        },
+    ),
+    "appraisal": _message(
+        "appraisal",
+        {"match": _ID, "state_id": _INT, "action": _ANY, "ok": {"type": "boolean"}},
+        {
+            "events": _LIST,
+            "code": {"type": "string"},
+            "reason": {"type": "string"},
             "details": _OBJECT,
         },
     ),

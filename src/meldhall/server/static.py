@@ -44,8 +44,10 @@ def web_version(web: Path) -> str:
     return digest.hexdigest()[:12]
 
 
-def modules_of(web: Path, entry: str) -> list[str]:
-    """Return every module (paths under `web`) that the module `entry` needs, entry first."""
+def modules_of(web: Path, entry: str, game: str | None = None) -> list[str]:
+    """Return every module (paths under `web`) that the module `entry` needs, entry first;
+    a game's view imported by name is that ``game``'s alone when one is given, else every
+    game's."""
     seen: list[str] = []
     todo = [entry]
     while todo:
@@ -59,7 +61,7 @@ def modules_of(web: Path, entry: str) -> list[str]:
             target = match.group(1) or match.group(2)
             todo.append(_join(base, target))
         if GAMES_IMPORT.search(source):
-            games = (web / base / "games").glob("*.js")
+            games = (web / base / "games").glob("*.js" if game is None else f"{game}.js")
             todo.extend(sorted(p.relative_to(web).as_posix() for p in games))
     return seen
 
@@ -75,14 +77,14 @@ def _join(base: Path, target: str) -> str:
 
 
 @cache
-def page_html(web: Path, name: str) -> str:
+def page_html(web: Path, name: str, game: str | None = None) -> str:
     """Return a page's HTML with versioned static URLs and a module preload for every module
-    its scripts need."""
+    its scripts need (of the game views, only ``game``'s when the page shows one game)."""
     version = web_version(web)
     html = OLD_PRELOAD.sub("", (web / name).read_text(encoding="utf-8"))
     modules: list[str] = []
     for entry in ENTRY.findall(html):
-        modules.extend(m for m in modules_of(web, entry) if m not in modules)
+        modules.extend(m for m in modules_of(web, entry, game) if m not in modules)
     links = "".join(
         f'<link rel="modulepreload" href="/static/{PREFIX}{version}/{m}">\n' for m in modules
     )
@@ -90,9 +92,9 @@ def page_html(web: Path, name: str) -> str:
     return STATIC_URL.sub(rf'\1="/static/{PREFIX}{version}/', html)
 
 
-def page_response(web: Path, name: str) -> HTMLResponse:
+def page_response(web: Path, name: str, game: str | None = None) -> HTMLResponse:
     """Return a page (revalidated on every visit: its static URLs carry the version)."""
-    return HTMLResponse(page_html(web, name), headers={"Cache-Control": REVALIDATE})
+    return HTMLResponse(page_html(web, name, game), headers={"Cache-Control": REVALIDATE})
 
 
 class CachedStatic(StaticFiles):

@@ -249,6 +249,10 @@ class Connection:
             raise Rejected("not_your_seat", f"this connection plays seat {seat}")
         await table.act(seat, message["action"], message["state_id"])
 
+    async def _on_appraise(self, message: dict[str, Any]) -> None:
+        table, seat = self._seated()
+        self.out.put_nowait(table.appraise(seat, message["action"], message["state_id"]))
+
     async def _on_sync(self, message: dict[str, Any]) -> None:
         table, _seat = self._seated()
         assert self.listener is not None

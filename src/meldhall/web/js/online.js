@@ -83,6 +83,7 @@ async function onMessage(m) {
   else if (m.type === 'match_over') onOver(m);
   else if (m.type === 'rematch') onRematch(m);
   else if (m.type === 'rejected') onRejected(m);
+  else if (m.type === 'appraisal') table?.appraisal(m);
 }
 
 /** After every hello (the first one and each reconnection): back to the table, if any. */

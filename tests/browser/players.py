@@ -30,20 +30,34 @@ def _click(page: Any, selector: str) -> bool:
     return True
 
 
+def _unselect(page: Any, pieces: str) -> None:
+    """Click every selected piece once more, as a person clears a selection left over (a
+    click that timed out under load must not leave a tile selected for the next move)."""
+    selected = page.locator(f"{pieces}.selected")
+    for _ in range(selected.count()):
+        try:
+            selected.first.click(timeout=4_000)
+        except PlaywrightTimeout:
+            return
+
+
 def select_then(page: Any, button: str, pieces: str = ".rack .piece") -> bool:
-    """Click rack pieces one by one (the newest first) until ``button`` is offered; click it."""
-    order = [page.locator(f"{pieces}.fresh"), page.locator(pieces)]
-    for group in order:
-        for i in range(group.count()):
-            piece = group.nth(i)
-            try:
+    """Click rack pieces one by one (the newest first) until ``button`` is offered; click it.
+    Each piece is found again by its token, so a redrawn rack never turns a click into
+    another tile's."""
+    _unselect(page, pieces)
+    fresh = _tokens(page, f"{pieces}.fresh")
+    order = fresh + [t for t in _tokens(page, pieces) if t not in fresh]
+    for token in order:
+        piece = page.locator(f"{pieces}[data-token='{token}']")
+        try:
+            piece.click(timeout=4_000)
+            if _visible(page, button):
+                return _click(page, button)
+            if _visible(page, f"{pieces}.selected"):
                 piece.click(timeout=4_000)
-                if _visible(page, button):
-                    return _click(page, button)
-                if _visible(page, f"{pieces}.selected"):
-                    piece.click(timeout=4_000)
-            except PlaywrightTimeout:
-                return False
+        except PlaywrightTimeout:
+            return False
     return False
 
 
@@ -64,6 +78,7 @@ def okey(page: Any) -> None:
 def _discard_safely(page: Any) -> None:
     """Discard a tile the table does not warn about; confirm a costly one only when every
     tile is costly (as a careful player would)."""
+    _unselect(page, ".rack .piece")
     pieces = page.locator(".rack .piece")
     for i in range(pieces.count()):
         try:

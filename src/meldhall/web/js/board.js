@@ -40,22 +40,12 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
     state: null,
     /** Send an action; resolve true once the server applied it, false when it refused. */
     send(action) {
-      if (!ctx.state || ctx.spectator) return Promise.resolve(false);
-      const sid = ctx.state.state_id;
-      return new Promise((resolve) => {
-        pending.push({ resolve, sid });
-        send({ type: 'act', state_id: sid, action });
-      });
+      return about('act', action, pending, false);
     },
     /** Ask what an action would do, without making it (the types the game declares
      * appraisable); resolve with the server's appraisal, or null once the state moved on. */
     appraise(action) {
-      if (!ctx.state || ctx.spectator) return Promise.resolve(null);
-      const sid = ctx.state.state_id;
-      return new Promise((resolve) => {
-        weighing.push({ resolve, sid });
-        send({ type: 'appraise', state_id: sid, action });
-      });
+      return about('appraise', action, weighing, null);
     },
     /** Return the legal action entries (json, text) that match a predicate on the JSON. */
     legal(pred = () => true) {
@@ -71,6 +61,16 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
     },
     toast,
   };
+  /** Send a `type` message about an action at the state shown; return a promise kept in
+   * `queue` until the server answers (`none` at once for a spectator or before a state). */
+  function about(type, action, queue, none) {
+    if (!ctx.state || ctx.spectator) return Promise.resolve(none);
+    const sid = ctx.state.state_id;
+    return new Promise((resolve) => {
+      queue.push({ resolve, sid });
+      send({ type, state_id: sid, action });
+    });
+  }
   const view = createView(ctx);
   const history = new History({ nameOf: (s) => ctx.nameOf(s), family: view.family });
   document.getElementById('felt').append(history.panel);

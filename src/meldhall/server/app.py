@@ -53,8 +53,8 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 """The header that names a solo session to ``/api/records``."""
 
 
-def _page(name: str, game: str | None = None) -> Response:
-    return page_response(WEB, name, game)
+def _page(request: Request, name: str, game: str | None = None) -> Response:
+    return page_response(WEB, name, game, request.headers.get("accept-language", ""))
 
 
 def _game_or_404(request: Request) -> str:
@@ -65,28 +65,28 @@ def _game_or_404(request: Request) -> str:
 
 
 async def home(request: Request) -> Response:
-    return _page("index.html")
+    return _page(request, "index.html")
 
 
 async def table_page(request: Request) -> Response:
-    return _page("table.html", _game_or_404(request))
+    return _page(request, "table.html", _game_or_404(request))
 
 
 async def rules_page(request: Request) -> Response:
     _game_or_404(request)
-    return _page("rules.html")
+    return _page(request, "rules.html")
 
 
 async def records_page(request: Request) -> Response:
-    return _page("records.html")
+    return _page(request, "records.html")
 
 
 async def settings_page(request: Request) -> Response:
-    return _page("settings.html")
+    return _page(request, "settings.html")
 
 
 async def verify_page(request: Request) -> Response:
-    return _page("verify.html")
+    return _page(request, "verify.html")
 
 
 async def api_games(request: Request) -> JSONResponse:
@@ -229,7 +229,7 @@ def replayed_outcome(game: Game, proof: dict[str, Any]) -> dict[str, Any] | None
 
 
 async def online_page(request: Request) -> Response:
-    return _page("online.html")
+    return _page(request, "online.html")
 
 
 async def api_guest(request: Request) -> JSONResponse:

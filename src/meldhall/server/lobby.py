@@ -20,6 +20,7 @@ from meldhall.core.errors import MeldhallError
 from meldhall.games.registry import UnknownGame
 from meldhall.server.games import available_games
 from meldhall.server.limits import Limits
+from meldhall.server.people import People
 from meldhall.server.security import AddressBook
 from meldhall.server.ws import Connection
 from meldhall.store.lobby import LobbyData
@@ -113,7 +114,14 @@ class Lobby:
         self.tables: dict[str, Waiting] = {}
         self.rematches: dict[str, str] = {}
         """The waiting table opened for the next match of a finished one, by lobby id."""
+        self.people: People | None = None
+        """Accounts, ratings and chat (server/people.py), when the app has them."""
         manager.unloaded.append(self.forget)
+
+    def shown_name(self, conn: OnlineConnection, raw: object) -> str:
+        """Return the name ``conn`` shows at a table: its account's, or its guest name."""
+        name = clean_name(raw)
+        return self.people.shown_name(conn.token, name) if self.people else name
 
     def forget(self, match_id: str) -> None:
         """Drop the lobby table of a finished match once its table is unloaded."""
@@ -457,7 +465,7 @@ class OnlineConnection(Connection):
             message.get("options", {}),
             message.get("settings", {}),
             bool(message.get("public", True)),
-            clean_name(message.get("name", "")),
+            self.lobby.shown_name(self, message.get("name", "")),
         )
 
     async def _on_join(self, message: dict[str, Any]) -> None:
@@ -466,7 +474,9 @@ class OnlineConnection(Connection):
             self._leave_all()
         self.waiting = waiting
         try:
-            await self.lobby.join(self, message["table"], clean_name(message.get("name", "")))
+            await self.lobby.join(
+                self, message["table"], self.lobby.shown_name(self, message.get("name", ""))
+            )
         except Rejected:
             self.waiting = None
             raise

@@ -14,6 +14,7 @@ from meldhall.server.accounts import ACCOUNT_COOKIE
 from meldhall.server.lobby import COOKIE
 from meldhall.server.people import SIGN_IN_PER_NAME
 from meldhall.store.lobby import LobbyStore
+from tests.server.conftest import browser as _browser
 
 PASSWORD = "correct horse battery"
 
@@ -42,7 +43,7 @@ def test_claim_then_sign_in_on_a_second_browser_that_sees_the_records(
     reply = _claim(client, "Ayşe")
     assert reply.status_code == 200 and reply.json()["name"] == "Ayşe"
     assert client.get("/api/account").json()["signed_in"] is True
-    with TestClient(client.app) as other:
+    with _browser(client) as other:
         assert other.get("/api/account").json() == {"signed_in": False}
         _guest(other)
         signed = _login(other, "AYŞE")  # the name is found whatever its case
@@ -73,7 +74,7 @@ def test_duplicate_confusable_and_bad_names_are_refused_with_a_reason(
 ) -> None:
     _guest(client)
     assert _claim(client, "Alice").status_code == 200
-    with TestClient(client.app) as other:
+    with _browser(client) as other:
         _guest(other)
         refused = _claim(other, name)
         assert refused.status_code in (400, 409)
@@ -96,7 +97,7 @@ def test_bad_claims_change_nothing(client: TestClient) -> None:
 def test_wrong_passwords_are_rate_limited_per_name(client: TestClient) -> None:
     _guest(client)
     _claim(client, "Mehmet")
-    with TestClient(client.app) as other:
+    with _browser(client) as other:
         for _ in range(SIGN_IN_PER_NAME[0]):
             wrong = _login(other, "Mehmet", "wrong password")
             assert wrong.status_code == 401 and wrong.json()["error"] == "wrong_password"
@@ -113,7 +114,7 @@ def test_sign_out_rename_and_delete(client: TestClient) -> None:
     store = client.app.state.store  # type: ignore[attr-defined]
     LobbyStore(store).add_results("match-2", "remi", [(0, token, "Ion", 3, 1)])
     _claim(client, "Ion")
-    with TestClient(client.app) as other:
+    with _browser(client) as other:
         _guest(other)
         _claim(other, "Maria")
         assert other.post("/api/account/name", json={"name": "ion"}).json()["error"] == "name_taken"

@@ -15,13 +15,14 @@ from typing import Any
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 from starlette.requests import Request
-from starlette.responses import JSONResponse
+from starlette.responses import JSONResponse, Response
 from starlette.routing import Route
 
 from meldhall.server.edge import EdgeError, decode_json
 from meldhall.server.lobby import COOKIE, TOKEN_HEADER, guest_cookie
 from meldhall.server.names import NameError_, account_name, name_key
 from meldhall.server.people import People
+from meldhall.server.static import page_response
 from meldhall.store.accounts import AccountConflict, AccountData
 
 ACCOUNT_COOKIE = "meldhall_account"
@@ -260,9 +261,14 @@ async def delete(request: Request) -> JSONResponse:
     return response
 
 
+async def account_page(request: Request) -> Response:
+    return page_response(request.app.state.web, "account.html")
+
+
 def account_routes() -> list[Route]:
-    """Return the routes of accounts (under ``/api/account``)."""
+    """Return the routes of accounts (the page ``/account``, the API under ``/api/account``)."""
     return [
+        Route("/account", account_page),
         Route("/api/account", _route(me)),
         Route("/api/account/claim", _route(claim), methods=["POST"]),
         Route("/api/account/login", _route(sign_in), methods=["POST"]),

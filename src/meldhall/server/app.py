@@ -25,9 +25,11 @@ from meldhall.core.fairness import match_seed, verify
 from meldhall.core.replay import log_from_json, replay
 from meldhall.server import ops
 from meldhall.server.accounts import account_routes
+from meldhall.server.chat import Chat
 from meldhall.server.edge import EdgeError, decode_json
 from meldhall.server.games import available_games, games_json
 from meldhall.server.hints import hint_routes
+from meldhall.server.leaderboard import leaderboard_routes
 from meldhall.server.limits import Limits
 from meldhall.server.lobby import (
     COOKIE,
@@ -291,6 +293,7 @@ def create_app(
     lobby = Lobby(manager, limits, rate=settings.rate, burst=settings.burst)
     people = People(store, chat_on=settings.chat == "on")
     lobby.people = people
+    lobby.chat = Chat(people, lobby.connections)
     manager.result_hooks.append(people.rate)
 
     @contextlib.asynccontextmanager
@@ -323,6 +326,7 @@ def create_app(
         *replay_routes(settings.spectator_delay),
         *hint_routes(),
         *account_routes(),
+        *leaderboard_routes(),
         WebSocketRoute("/ws", counted_websocket),
         Route("/healthz", ops.healthz),
         Route("/readyz", ops.readyz),
@@ -343,6 +347,7 @@ def create_app(
     app.state.manager = manager
     app.state.lobby = lobby
     app.state.people = people
+    app.state.web = WEB
     app.state.metrics = ops.app_registry(app.state)
     return app
 

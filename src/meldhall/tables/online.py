@@ -87,20 +87,21 @@ class OnlineTable(Table):
 
     def players_json(self) -> list[dict[str, JSON]]:
         """Return every seat: person (display name, connected, whether a computer plays it
-        for now) or computer (always labelled as one)."""
+        for now, an account's rating) or computer (always labelled as one)."""
         out: list[dict[str, JSON]] = []
         for seat, p in enumerate(self.data.players):
             if p["kind"] == "bot":
                 out.append({"kind": "bot", "bot": p.get("bot"), "computer": True})
             else:
-                out.append(
-                    {
-                        "kind": "person",
-                        "name": str(p.get("name", "")),
-                        "connected": self.connected.get(seat, 0) > 0,
-                        "computer_plays": seat in self.standins,
-                    }
-                )
+                person: dict[str, JSON] = {
+                    "kind": "person",
+                    "name": str(p.get("name", "")),
+                    "connected": self.connected.get(seat, 0) > 0,
+                    "computer_plays": seat in self.standins,
+                }
+                if p.get("rating") is not None:  # an account's rating when the match began
+                    person["rating"] = p["rating"]
+                out.append(person)
         return out
 
     def scores_json(self) -> dict[str, JSON]:

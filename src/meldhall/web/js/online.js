@@ -11,6 +11,7 @@ import { t, el } from './i18n.js';
 import { Net } from './net.js';
 import { button, dialog, closeDialog, toast, scoreTable } from './ui/parts.js';
 import { openTable } from './board.js';
+import { ChatPanel } from './chat.js';
 
 const NAME_KEY = 'meldhall.online.name';
 const TURN_CHOICES = [15, 30, 60, 120];
@@ -34,6 +35,7 @@ let chain = Promise.resolve();
 
 const lobby = buildLobby();
 showLobby();
+const chat = new ChatPanel((x) => net.send(x));
 const net = new Net((m) => {
   chain = chain.then(() => onMessage(m)).catch((e) => setTimeout(() => { throw e; }));
 }, (s) => document.body.classList.toggle('offline', s === 'closed'), { token: () => null });
@@ -82,6 +84,7 @@ async function onMessage(m) {
   else if (m.type === 'notice') onNotice(m);
   else if (m.type === 'match_over') onOver(m);
   else if (m.type === 'rematch') onRematch(m);
+  else if (['chat', 'chat_history', 'muted', 'reported'].includes(m.type)) chat.onMessage(m);
   else if (m.type === 'rejected') onRejected(m);
 }
 
@@ -132,6 +135,7 @@ function onLeft() {
 }
 
 function onRejected(m) {
+  if (chat.rejected(m)) return;
   if (table) {
     table.rejected(m);
     return;
@@ -157,7 +161,10 @@ async function onMatch(m) {
     document.body.classList.add('table-page');
     table = await openTable({ gameId: m.game, settings, send: (x) => net.send(x), nameOf, onRender: decorate });
     toolbar();
+    chat.element.open = false;
+    document.getElementById('table-main').append(chat.element);
   }
+  chat.enter(m.table);
   waiting = null;
   startsAt = null;
   table.match(m);
@@ -248,16 +255,19 @@ function buildLobby() {
   turn.value = '30';
   const hints = el('input', { attrs: { type: 'checkbox', id: 'create-hints' } });
   hints.checked = true;
+  const chatOn = el('input', { attrs: { type: 'checkbox', id: 'create-chat' } });
+  chatOn.checked = true;
   const createForm = el('form', { cls: 'row-form', attrs: { id: 'create-form' } },
     el('label', { key: 'online.game', attrs: { for: 'create-game' } }), game,
     el('label', { cls: 'check' }, open, el('span', { key: 'online.public' })),
     el('label', { key: 'online.turn_time', attrs: { for: 'create-turn' } }), turn,
     el('label', { cls: 'check' }, hints, el('span', { key: 'online.hints' })),
+    el('label', { cls: 'check' }, chatOn, el('span', { key: 'chat.allowed' })),
     el('button', { key: 'online.create', cls: 'primary', attrs: { type: 'submit', id: 'create-table' } }));
   createForm.addEventListener('submit', (e) => {
     e.preventDefault();
     if (!needName()) return;
-    net.send({ type: 'create', game: game.value, public: open.checked, settings: { turn_seconds: Number(turn.value), hints: hints.checked }, options: {}, name: myName });
+    net.send({ type: 'create', game: game.value, public: open.checked, settings: { turn_seconds: Number(turn.value), hints: hints.checked, chat: chatOn.checked }, options: {}, name: myName });
   });
 
   const code = el('input', { attrs: { type: 'text', id: 'table-code', 'data-i18n-placeholder': 'online.code_hint' } });
@@ -347,7 +357,7 @@ function drawWaiting() {
   const tb = waiting;
   const people = el('ul', { cls: 'people', attrs: { id: 'people' } });
   tb.people.forEach((name, i) => {
-    people.append(el('li', {}, el('span', { cls: 'person-name', raw: name }), i === tb.host_index ? el('span', { cls: 'badge', key: 'online.host' }) : null));
+    people.append(el('li', {}, el('span', { cls: 'person-name', raw: name }), ratingBadge(tb.ratings?.[i]), i === tb.host_index ? el('span', { cls: 'badge', key: 'online.host' }) : null));
   });
   if (tb.you !== null) people.children[tb.you]?.classList.add('me');
   for (let i = tb.people.length; i < tb.seats; i++) people.append(el('li', { cls: 'empty', key: 'online.empty_seat' }));
@@ -367,8 +377,15 @@ function drawWaiting() {
     people,
     el('p', { cls: 'hint', key: host ? 'online.host_hint' : 'online.guest_hint' }),
     el('p', { cls: 'countdown-text', attrs: { id: 'countdown', role: 'timer', 'aria-live': 'polite' } }),
-    buttons));
+    buttons, chat.element));
+  chat.enter(tb.id);
   tick();
+}
+
+/** Return the badge of an account's rating (provisional ones marked), or null for a guest. */
+function ratingBadge(r) {
+  if (!r) return null;
+  return el('span', { cls: `badge rating${r.provisional ? ' provisional' : ''}`, key: r.provisional ? 'people.rating_provisional' : 'people.rating', vars: { rating: r.rating } });
 }
 
 /** Return a link to share, with a copy button. */
@@ -463,6 +480,7 @@ function decorate() {
     const standin = panel.querySelector('.standin');
     if (person && p.computer_plays && !standin) panel.querySelector('.name')?.append(el('span', { cls: 'badge standin', key: 'online.computer_plays' }));
     if (!(person && p.computer_plays) && standin) standin.remove();
+    if (person && p.rating && !panel.querySelector('.rating')) panel.querySelector('.name')?.append(ratingBadge(p.rating));
     panel.classList.toggle('clocked', runs && !clock.paused && clock.seats.includes(s));
   }
 }

@@ -39,11 +39,9 @@ def rating_svg(ratings: Sequence[int], title: str) -> str:
             for i, r in enumerate(ratings)
         ]
         path = " ".join(f"{x:.1f},{y:.1f}" for x, y in points)
-        parts.append(
-            f'<polyline points="{path}" fill="none" stroke="currentColor" stroke-width="2"/>'
-        )
+        parts.append(f'<polyline points="{path}" fill="none" stroke="#1f6f5c" stroke-width="2"/>')
         parts.extend(
-            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="currentColor"/>' for x, y in points
+            f'<circle cx="{x:.1f}" cy="{y:.1f}" r="2.5" fill="#1f6f5c"/>' for x, y in points
         )
         parts.append(
             f'<text x="{PAD - 4}" y="16" text-anchor="end" font-size="10" '

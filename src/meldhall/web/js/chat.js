@@ -12,6 +12,7 @@ export class ChatPanel {
     this.send = send;
     this.room = null;
     this.awaiting = false;
+    this.onUnread = () => {};
     this.log = el('ol', { cls: 'chat-log', attrs: { id: 'chat-log', 'aria-live': 'polite' } });
     this.status = el('p', { cls: 'chat-status hint', attrs: { id: 'chat-status', role: 'status' } });
     this.input = el('input', { attrs: { type: 'text', id: 'chat-text', maxlength: String(TEXT_MAX), autocomplete: 'off', 'data-i18n-placeholder': 'chat.placeholder', 'aria-label': t('chat.placeholder') } });
@@ -55,6 +56,7 @@ export class ChatPanel {
       if (m.you) this.awaiting = false;
       if (m.room !== this.room) return;
       this.log.append(this.line(m));
+      if (!m.you) this.onUnread();
     } else if (m.type === 'muted') {
       this.awaiting = false;
       if (m.on) for (const li of this.log.querySelectorAll(`li[data-author="${CSS.escape(m.author)}"]`)) li.remove();

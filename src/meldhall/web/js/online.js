@@ -161,8 +161,6 @@ async function onMatch(m) {
     document.body.classList.add('table-page');
     table = await openTable({ gameId: m.game, settings, send: (x) => net.send(x), nameOf, onRender: decorate });
     toolbar();
-    chat.element.open = false;
-    document.getElementById('table-main').append(chat.element);
   }
   chat.enter(m.table);
   waiting = null;
@@ -438,7 +436,13 @@ function toolbar() {
     const yes = button('online.leave', () => net.send({ type: 'leave' }), { cls: 'primary', attrs: { id: 'leave-confirm' } });
     dialog({ titleKey: 'online.leave', body: el('p', { key: 'online.leave_hint' }), buttons: [yes], id: 'leave' });
   }, { attrs: { id: 'leave-table' } });
-  table.toolbar({ before: [watching, clockBox], tools: [watch, leave], scores: scoresBody });
+  const talk = button('chat.title', () => {
+    talk.classList.remove('unread');
+    dialog({ titleKey: 'chat.title', body: [chat.element], id: 'chat-dialog' });
+    chat.input.focus();
+  }, { attrs: { id: 'chat-button' } });
+  chat.onUnread = () => { if (!chat.element.isConnected) talk.classList.add('unread'); };
+  table.toolbar({ before: [watching, clockBox], tools: [talk, watch, leave], scores: scoresBody });
 }
 
 /** Return the shared score table: the totals after every finished hand, the current hand's

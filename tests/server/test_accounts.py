@@ -132,3 +132,23 @@ def test_sign_out_rename_and_delete(client: TestClient) -> None:
     assert client.post("/api/account/logout", json={}).json() == {"signed_in": False}
     assert client.post("/api/account/logout", json={}).json()["error"] == "not_signed_in"
     assert client.post("/api/account/name", json={"name": "Xyz"}).status_code == 401
+
+
+def test_an_operator_bans_a_name_and_its_look_alikes(
+    client: TestClient, database_url: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from meldhall.cli import main
+
+    url = ["--database-url", database_url]
+    assert main(["chat", "ban", "--name", "Troll", "--reason", "abuse", *url]) == 0
+    assert main(["chat", "ban", "--name", "TROLL", *url]) == 1  # one name
+    assert main(["chat", "ban", *url]) == 2
+    assert main(["chat", "bans", *url]) == 0
+    assert "abuse" in capsys.readouterr().out
+    _guest(client)
+    refused = _claim(client, "Tr0ll")
+    assert refused.status_code == 403 and refused.json()["error"] == "banned"
+    assert main(["chat", "unban", "--name", "troll", *url]) == 0
+    assert _claim(client, "Tr0ll").status_code == 200
+    assert main(["chat", "reports", *url]) == 0 and capsys.readouterr().out.strip().endswith("[]")
+    assert main(["chat", "handled", "--report", "12345", *url]) == 1

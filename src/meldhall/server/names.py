@@ -1,10 +1,11 @@
 """Account names: what a name may be, and its confusable key.
 
 Two names are the same name when their keys are equal: the key is the name after NFKC, with
-case-folded, every character replaced by the plainest look-alike the Unicode confusables list
-gives it (a Cyrillic ``а`` is a Latin ``a``, ``l`` and ``1`` are one, ``0`` and ``o``). So
-"Alice", "alice", "ALICE", "Аlice" (Cyrillic А) and "A1ice" all have one key. (A capital
-``I`` is folded to ``i`` first, so "AIice" stays another name: a known gap.)
+every character replaced by the plainest look-alike the Unicode confusables list
+gives it (a Cyrillic ``а`` is a Latin ``a``, ``l`` and ``1`` are one, ``0`` and ``o``), then
+case-folded. So
+"Alice", "alice", "ALICE", "Аlice" (Cyrillic А) and "A1ice" all have one key. (``i``, ``I``,
+``l`` and ``1`` are all one: "AIice" is "Alice" too.)
 """
 
 from __future__ import annotations
@@ -58,10 +59,12 @@ def name_key(name: str) -> str:
 
     >>> name_key("Alice") == name_key("ALICE") == name_key("\\u0410lice") == name_key("A1ice")
     True
+    >>> name_key("Bob") == name_key("B0b") == name_key("\\u0412\\u043eb")
+    True
     >>> name_key("Alice") == name_key("Alicia")
     False
     """
-    text = unicodedata.normalize("NFKC", name).casefold()
+    text = unicodedata.normalize("NFKC", name)
     return "".join(_plain(ch) for ch in text).casefold()
 
 
@@ -85,6 +88,12 @@ def _representatives() -> dict[str, str]:
         near = [out[e["c"]] for e in entries if e["c"] in out]
         if near:
             out[key] = min(near)
+    for upper in "ABCDEFGHIJKLMNOPQRSTUVWXYZ":  # a letter's two cases are one: "o" is "O"
+        lower = upper.lower()
+        rep = min(out.get(lower, lower), out.get(upper, upper)).casefold()
+        out[lower] = out[upper] = rep
+    for _ in range(2):  # a representative that has a representative of its own
+        out = {c: out.get(r, r) for c, r in out.items()}
     return out
 
 
@@ -92,4 +101,4 @@ def _plain(ch: str) -> str:
     """Return the representative of a character's look-alikes (its case fold when it has
     none)."""
     reps = _representatives()
-    return reps.get(ch) or ch
+    return reps.get(ch) or reps.get(ch.casefold()) or ch.casefold()

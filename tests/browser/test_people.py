@@ -16,6 +16,7 @@ from meldhall.store.accounts import AccountStore
 from meldhall.store.lobby import LobbyStore
 from meldhall.store.ratings import RatingStore
 from tests.browser.conftest import Server, shot
+from tests.browser.test_a11y import check
 
 pytestmark = pytest.mark.browser
 
@@ -61,14 +62,18 @@ def _say(page: Any, text: str) -> None:
 
 def test_accounts_chat_leaderboard_and_profile(browsers: Any, server: Server) -> None:
     url = server.url
+    problems: dict[str, list[str]] = {}
     ayla = browsers()
     _guest_name(ayla, url, "ayla")
     ayla.goto(f"{url}/account")
+    ayla.wait_for_selector("#claim")
+    check(ayla, "account (signed out)", problems)
     ayla.fill("#claim-name", NAME)
     ayla.fill("#claim-password", PASSWORD)
     ayla.click("#claim-submit")
     ayla.wait_for_selector("#signed-in")
     assert NAME in ayla.inner_text("#signed-in")
+    check(ayla, "account (signed in)", problems)
 
     # a refusal is shown with its reason, in the page's language
     other = browsers()
@@ -100,6 +105,7 @@ def test_accounts_chat_leaderboard_and_profile(browsers: Any, server: Server) ->
     assert ayla.inner_text("#chat-log li:nth-child(2) .chat-text") == "Well played!"
     assert ayla.inner_text("#chat-log li:nth-child(2) .chat-name") == EVIL
     shot(ayla, "chat-waiting")
+    check(ayla, "waiting room chat", problems)
     # Ayla mutes the guest: the guest's lines go, and new ones never come
     ayla.click("#chat-log li:nth-child(2) .chat-mute")
     ayla.wait_for_selector("#chat-status:has-text('Muted')")
@@ -144,6 +150,7 @@ def test_accounts_chat_leaderboard_and_profile(browsers: Any, server: Server) ->
     assert "provisional" in rows[0]
     assert "1" in second.inner_text("#my-place")
     shot(second, "leaderboard")
+    check(second, "leaderboard", problems)
     second.click(f"#leaderboard-table a:has-text('{NAME}')")
     second.wait_for_selector(".profile-game[data-game='okey'] img.rating-plot")
     assert second.inner_text("#profile-name") == NAME
@@ -156,3 +163,5 @@ def test_accounts_chat_leaderboard_and_profile(browsers: Any, server: Server) ->
     )
     assert "<polyline" in svg and svg.count("<circle") == 4
     shot(second, "profile")
+    check(second, "profile", problems)
+    assert not problems, problems

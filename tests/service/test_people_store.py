@@ -101,3 +101,30 @@ def test_chat_reports_keep_their_context_and_bans_are_kept(database_url: str) ->
         chat.ban("email", "x")
     assert chat.unban("name", "a1ice") and not chat.banned("name", "a1ice")
     store.close()
+
+
+def test_a_match_is_rated_among_its_accounts_only(database_url: str) -> None:
+    from meldhall.server.people import People
+
+    store = Store(database_url)
+    people = People(store)
+    ids = [
+        people.accounts.claim(f"s{i}", f"Acc{i}x", name_key(f"Acc{i}x"), "h", None).id
+        for i in range(4)
+    ]
+    # seeded results of four-seat matches: a guest ("g") always wins, the accounts follow in
+    # the order s0 > s1 > s2 > s3; the guest's place does not count
+    for match in range(3):
+        places = [("g", 1), ("s0", 2), ("s1", 3), ("s2", 4)] if match else [("s0", 1), ("s3", 2)]
+        assert people.rate(f"m{match}", "remi", places)
+    assert not people.rate("guests", "remi", [("g", 1), ("s0", 2)])  # one account only
+    board = people.ratings.leaderboard("remi")
+    order = [r.account_id for r in board]
+    assert order[0] == ids[0] and order.index(ids[1]) < order.index(ids[2])
+    first = people.ratings.ratings_of(ids[0])[0]
+    assert first.wins == 3 and first.mean_place == 1.0  # first among the accounts each time
+    assert people.seat_ratings("remi", ["s0", "g"]) == [
+        {"rating": first.rating, "provisional": True},
+        None,
+    ]
+    store.close()

@@ -341,7 +341,7 @@ function drawTables() {
       }, { attrs: { 'data-join': tb.id } });
     body.append(el('tr', { attrs: { 'data-table': tb.id } },
       el('td', { key: gameKey(tb.game) }),
-      el('td', { cls: 'person-name', raw: tb.host ?? '' }),
+      el('td', {}, el('span', { cls: 'person-name', raw: tb.host ?? '' }), ' ', ratingBadge(tb.ratings?.[tb.host_index])),
       el('td', { raw: `${tb.people.length}/${tb.seats}` }),
       el('td', {}, join)));
   }

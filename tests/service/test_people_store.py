@@ -128,3 +128,17 @@ def test_a_match_is_rated_among_its_accounts_only(database_url: str) -> None:
         None,
     ]
     store.close()
+
+
+def test_a_claimed_session_never_expires(database_url: str) -> None:
+    from datetime import timedelta
+
+    from meldhall.store.models import utcnow
+
+    store = Store(database_url)
+    claimed, guest = store.session(None).token, store.session(None).token
+    AccountStore(store).claim(claimed, "Keeper", name_key("Keeper"), "h", None)
+    later = utcnow() + timedelta(days=400)
+    assert store.expire_sessions(timedelta(days=90), timedelta(hours=24), later) == 1
+    assert store.has_session(claimed) and not store.has_session(guest)
+    store.close()

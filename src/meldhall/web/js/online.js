@@ -36,6 +36,7 @@ let chain = Promise.resolve();
 const lobby = buildLobby();
 showLobby();
 const chat = new ChatPanel((x) => net.send(x));
+const chatShown = settings.chat !== false; // the person may hide table chat (settings page)
 const net = new Net((m) => {
   chain = chain.then(() => onMessage(m)).catch((e) => setTimeout(() => { throw e; }));
 }, (s) => document.body.classList.toggle('offline', s === 'closed'), { token: () => null });
@@ -90,6 +91,7 @@ async function onMessage(m) {
 
 /** After every hello (the first one and each reconnection): back to the table, if any. */
 function onWelcome() {
+  chat.room = null; // after a reconnection the room's messages are asked for again
   if (at) enter(at);
   else net.send({ type: 'lobby' });
 }
@@ -162,7 +164,7 @@ async function onMatch(m) {
     table = await openTable({ gameId: m.game, settings, send: (x) => net.send(x), nameOf, onRender: decorate });
     toolbar();
   }
-  chat.enter(m.table);
+  if (chatShown) chat.enter(m.table);
   waiting = null;
   startsAt = null;
   table.match(m);
@@ -375,8 +377,8 @@ function drawWaiting() {
     people,
     el('p', { cls: 'hint', key: host ? 'online.host_hint' : 'online.guest_hint' }),
     el('p', { cls: 'countdown-text', attrs: { id: 'countdown', role: 'timer', 'aria-live': 'polite' } }),
-    buttons, chat.element));
-  chat.enter(tb.id);
+    buttons, chatShown ? chat.element : null));
+  if (chatShown) chat.enter(tb.id);
   tick();
 }
 
@@ -442,7 +444,7 @@ function toolbar() {
     chat.input.focus();
   }, { attrs: { id: 'chat-button' } });
   chat.onUnread = () => { if (!chat.element.isConnected) talk.classList.add('unread'); };
-  table.toolbar({ before: [watching, clockBox], tools: [talk, watch, leave], scores: scoresBody });
+  table.toolbar({ before: [watching, clockBox], tools: chatShown ? [talk, watch, leave] : [watch, leave], scores: scoresBody });
 }
 
 /** Return the shared score table: the totals after every finished hand, the current hand's

@@ -181,6 +181,9 @@ async def sign_in(request: Request) -> JSONResponse:
         people.sign_in_address.count(address)
         raise Refusal("wrong_password", "no account has this name and password", 401)
     people.sign_in_name.clear(key)
+    earlier = request.cookies.get(ACCOUNT_COOKIE)
+    if earlier:  # signed in before (maybe as another account): that sign-in ends
+        people.accounts.sign_out(earlier)
     secret = people.accounts.sign_in(account.id)
     response = JSONResponse({**_me(account, people), "solo_token": account.solo_token})
     secure = _secure(request)

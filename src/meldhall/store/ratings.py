@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from openskill.models import PlackettLuce
-from sqlalchemy import func, select
+from sqlalchemy import Select, func, select
 from sqlalchemy.orm import sessionmaker
 
 from meldhall.store.models import utcnow
@@ -141,7 +141,8 @@ class RatingStore:
                 )
         return True
 
-    def _query(self, game: str):  # type: ignore[no-untyped-def]
+    def _query(self, game: str) -> Select[RatingRow, str]:
+        """Return the query of a game's ratings with their accounts' names."""
         return (
             select(RatingRow, AccountRow.name)
             .join(AccountRow, AccountRow.id == RatingRow.account_id)

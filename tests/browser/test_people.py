@@ -1,6 +1,7 @@
 """People in the browser: a guest claims an account, a second browser signs in and sees the
 first one's records; two browsers chat at a waiting table (an XSS payload shown literally, a
-quick phrase in the reader's language, one muting the other, the flood limit); the
+quick phrase in the reader's language, one muting the other, the flood limit) and on at the
+table; the
 leaderboard and a profile with its server-drawn rating plot render."""
 
 from __future__ import annotations
@@ -58,6 +59,11 @@ def _guest_name(page: Any, url: str, name: str) -> None:
 def _say(page: Any, text: str) -> None:
     page.fill("#chat-text", text)
     page.click("#chat-send")
+
+
+def _open_chat_at_table(page: Any) -> None:
+    page.click("#chat-button")
+    page.wait_for_selector("#chat-dialog #chat-text")
 
 
 def test_accounts_chat_leaderboard_and_profile(browsers: Any, server: Server) -> None:
@@ -120,6 +126,18 @@ def test_accounts_chat_leaderboard_and_profile(browsers: Any, server: Server) ->
     for i in range(int(FLOOD_BURST) + 2):
         _say(guest, f"flood {i}")
     guest.wait_for_selector("#chat-status:has-text('Too many messages')")
+    # the same room at the table: behind the toolbar's chat button, which marks new messages
+    ayla.click("#begin-table")
+    for page in (ayla, guest):
+        page.wait_for_selector(".rack .piece", timeout=20_000)
+    _open_chat_at_table(ayla)
+    _say(ayla, "good game so far")
+    guest.wait_for_selector("#chat-button.unread")
+    _open_chat_at_table(guest)
+    guest.wait_for_selector("#chat-dialog #chat-log li:has-text('good game so far')")
+    assert guest.locator("#chat-dialog #chat-log li:has-text('still here')").count() == 1
+    check(guest, "table chat", problems)
+    guest.click("#chat-dialog [data-close]")
 
     # ratings: Ayla and another account played rated matches; a result of Ayla's guest
     store = server.store()

@@ -5,13 +5,15 @@ import { t, el } from './i18n.js';
 
 export const QUICK = ['good_luck', 'well_played', 'thanks'];
 const TEXT_MAX = 200;
+/** The rejection codes that answer a chat message (docs/protocol.md). */
+const CODES = new Set(['rate_limited', 'too_long', 'empty', 'chat_off', 'banned', 'no_message', 'spectator', 'no_room', 'bad_message']);
 
 export class ChatPanel {
   /** Build the panel; `send` sends a protocol message. */
   constructor(send) {
     this.send = send;
     this.room = null;
-    this.awaiting = false;
+    this.pending = 0; // chat messages sent and not answered yet
     this.onUnread = () => {};
     this.log = el('ol', { cls: 'chat-log', attrs: { id: 'chat-log', 'aria-live': 'polite' } });
     this.status = el('p', { cls: 'chat-status hint', attrs: { id: 'chat-status', role: 'status' } });
@@ -34,7 +36,7 @@ export class ChatPanel {
   }
 
   say(message) {
-    this.awaiting = true;
+    this.pending += 1;
     this.status.replaceChildren();
     this.send(message);
   }
@@ -53,26 +55,30 @@ export class ChatPanel {
       if (m.room !== this.room) return;
       this.log.replaceChildren(...m.messages.map((x) => this.line(x)));
     } else if (m.type === 'chat') {
-      if (m.you) this.awaiting = false;
+      if (m.you) this.answered();
       if (m.room !== this.room) return;
       this.log.append(this.line(m));
       if (!m.you) this.onUnread();
     } else if (m.type === 'muted') {
-      this.awaiting = false;
+      this.answered();
       if (m.on) for (const li of this.log.querySelectorAll(`li[data-author="${CSS.escape(m.author)}"]`)) li.remove();
       this.note(m.on ? 'chat.muted' : 'chat.unmuted');
     } else if (m.type === 'reported') {
-      this.awaiting = false;
+      this.answered();
       this.log.querySelector(`li[data-id="${m.message}"]`)?.classList.add('reported');
       this.note('chat.reported');
     }
     this.log.scrollTop = this.log.scrollHeight;
   }
 
-  /** Take a rejection if it answers this panel's last message; return whether it did. */
+  answered() {
+    this.pending = Math.max(0, this.pending - 1);
+  }
+
+  /** Take a rejection if it answers one of this panel's messages; return whether it did. */
   rejected(m) {
-    if (!this.awaiting) return false;
-    this.awaiting = false;
+    if (!this.pending || !CODES.has(m.code)) return false;
+    this.answered();
     this.note(`chat.error.${m.code}`, m.reason);
     return true;
   }

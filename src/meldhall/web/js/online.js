@@ -163,6 +163,7 @@ async function onMatch(m) {
     document.body.classList.add('table-page');
     table = await openTable({ gameId: m.game, settings, send: (x) => net.send(x), nameOf, onRender: decorate });
     toolbar();
+    chat.element.remove(); // out of the hidden waiting room: the toolbar's button opens it
   }
   if (chatShown) chat.enter(m.table);
   waiting = null;

@@ -88,6 +88,18 @@ def _not_banned(people: People, key: str, address: str) -> None:
         raise Refusal("banned", "this name or address is banned by the operator", 403)
 
 
+def _count_claim(people: People, address: str, key: str) -> None:
+    """Count a claim or rename of ``key`` from ``address``; raise ``Refusal`` (counting
+    nothing) when either made too many lately."""
+    wait = max(people.claims.wait(address), people.claim_names.wait(key))
+    if wait:
+        raise Refusal(
+            "rate_limited", "too many accounts or names lately", 429, retry=round(wait, 1)
+        )
+    people.claims.count(address)
+    people.claim_names.count(key)
+
+
 def signed_in(request: Request) -> AccountData | None:
     """Return the account the request's sign-in cookie belongs to, or None."""
     return _people(request).accounts.signed_in(request.cookies.get(ACCOUNT_COOKIE))
@@ -136,10 +148,7 @@ async def claim(request: Request) -> JSONResponse:
     address = _address(request)
     key = name_key(name)
     _not_banned(people, key, address)
-    wait = people.claims.wait(address)
-    if wait:
-        raise Refusal("rate_limited", "too many accounts from this address", 429, retry=wait)
-    people.claims.count(address)
+    _count_claim(people, address, key)
     digest = await asyncio.to_thread(HASHER.hash, password)
     solo = request.headers.get(TOKEN_HEADER) or None
     if solo is not None and not store.has_session(solo):
@@ -234,10 +243,7 @@ async def rename(request: Request) -> JSONResponse:
     name = _name(await _body(request))
     key, address = name_key(name), _address(request)
     _not_banned(people, key, address)
-    wait = people.claims.wait(address)
-    if wait:
-        raise Refusal("rate_limited", "too many name changes from this address", 429, retry=wait)
-    people.claims.count(address)
+    _count_claim(people, address, key)
     try:
         account = people.accounts.rename(account.id, name, key)
     except AccountConflict as exc:

@@ -62,6 +62,8 @@ SIGN_IN_PER_ADDRESS = (20, 900.0)
 """Failed sign-ins from one address allowed in 15 minutes."""
 CLAIMS_PER_ADDRESS = (10, 3600.0)
 """Accounts (and renames) one address may make in an hour."""
+CLAIMS_PER_NAME = (5, 3600.0)
+"""Claims and renames of one name (and its look-alikes) allowed in an hour."""
 
 
 def author_id(session: str) -> str:
@@ -85,6 +87,7 @@ class People:
         self.sign_in_name = Attempts(*SIGN_IN_PER_NAME)
         self.sign_in_address = Attempts(*SIGN_IN_PER_ADDRESS)
         self.claims = Attempts(*CLAIMS_PER_ADDRESS)
+        self.claim_names = Attempts(*CLAIMS_PER_NAME)
 
     def account_of(self, session: str | None) -> AccountData | None:
         """Return the account whose guest session this is, or None (a guest)."""

@@ -173,6 +173,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(func=_cmd_bench)
     importlib.import_module("meldhall.tournament").add_parser(sub)
     importlib.import_module("meldhall.quarantine_cli").register(sub)
+    importlib.import_module("meldhall.moderation_cli").register(sub)
     return parser
 
 

@@ -24,9 +24,12 @@ from meldhall.core.engine import Game
 from meldhall.core.fairness import match_seed, verify
 from meldhall.core.replay import log_from_json, replay
 from meldhall.server import ops
+from meldhall.server.accounts import account_routes
+from meldhall.server.chat import Chat
 from meldhall.server.edge import EdgeError, decode_json
 from meldhall.server.games import available_games, games_json
 from meldhall.server.hints import hint_routes
+from meldhall.server.leaderboard import leaderboard_routes
 from meldhall.server.limits import Limits
 from meldhall.server.lobby import (
     COOKIE,
@@ -37,6 +40,7 @@ from meldhall.server.lobby import (
     websocket_endpoint,
 )
 from meldhall.server.memory import settle_memory
+from meldhall.server.people import People
 from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.server.replays import replay_routes
 from meldhall.server.security import AddressBook, SecurityMiddleware
@@ -286,6 +290,10 @@ def create_app(
         clock_floors=limits.clock_floors(),
     )
     lobby = Lobby(manager, limits, rate=settings.rate, burst=settings.burst)
+    people = People(store, chat_on=settings.chat == "on")
+    lobby.people = people
+    lobby.chat = Chat(people, lobby.connections)
+    manager.result_hooks.append(people.rate)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -316,6 +324,8 @@ def create_app(
         Route("/online", online_page),
         *replay_routes(settings.spectator_delay),
         *hint_routes(),
+        *account_routes(),
+        *leaderboard_routes(),
         WebSocketRoute("/ws", counted_websocket),
         Route("/healthz", ops.healthz),
         Route("/readyz", ops.readyz),
@@ -335,6 +345,8 @@ def create_app(
     app.state.store = store
     app.state.manager = manager
     app.state.lobby = lobby
+    app.state.people = people
+    app.state.web = WEB
     app.state.metrics = ops.app_registry(app.state)
     return app
 

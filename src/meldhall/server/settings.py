@@ -90,6 +90,7 @@ class Settings:
     )
     burst: float = _setting(200.0, "messages a connection may send at once", _positive(float))
     bot_delay: float = _setting(0.8, "seconds before each computer move", _positive(float))
+    chat: str = _setting("on", "table chat on or off", _choice(("on", "off")))
     spectator_delay: int = _setting(
         0, "actions a replay of a match in play stays behind it", _positive(int)
     )

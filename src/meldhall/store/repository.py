@@ -231,14 +231,25 @@ class Store:
     ) -> int:
         """Delete the sessions nobody uses and return how many: those unused for ``idle``
         with no match in play, and those never used again ``unused`` after they were made
-        that own no match at all (a client's records stay, without their session)."""
+        that own no match at all (a client's records stay, without their session). A session
+        an account claimed stays (it names the account's person)."""
         now = now or utcnow()
+        from meldhall.store.people import AccountRow
+
         owns = select(MatchRow.id).where(MatchRow.owner == SessionRow.token)
         plays = owns.where(MatchRow.status == "playing")
+        claimed = select(AccountRow.id).where(AccountRow.session == SessionRow.token).exists()
         last = func.coalesce(SessionRow.last_seen, SessionRow.created)
-        stale = or_(
-            and_(last < now - idle, ~plays.exists()),
-            and_(SessionRow.last_seen.is_(None), SessionRow.created < now - unused, ~owns.exists()),
+        stale = and_(
+            ~claimed,
+            or_(
+                and_(last < now - idle, ~plays.exists()),
+                and_(
+                    SessionRow.last_seen.is_(None),
+                    SessionRow.created < now - unused,
+                    ~owns.exists(),
+                ),
+            ),
         )
         with self._db() as db, db.begin():
             gone = db.execute(delete(SessionRow).where(stale))

@@ -27,6 +27,7 @@ def test_tile_rummy_offers_the_end_of_the_round_when_the_stock_is_empty(
         def from_server(message: Any) -> None:
             if isinstance(message, str) and message.startswith('{"type":"state"'):
                 states.append(json.loads(message))
+                sockets.append(ws)  # the socket the table's states come through
             ws.send(message)
 
         def from_page(message: Any) -> None:
@@ -36,7 +37,6 @@ def test_tile_rummy_offers_the_end_of_the_round_when_the_stock_is_empty(
 
         to_server.on_message(from_server)
         ws.on_message(from_page)
-        sockets.append(ws)
 
     page.route_web_socket("**/ws", route)
     start_with_options(page, {"first_player": 0})

@@ -46,7 +46,7 @@ export class Net {
  * opening (null otherwise: the caller opens its own). */
 function adopt() {
   const early = globalThis.meldhallEarlySocket;
-  globalThis.meldhallEarlySocket = undefined;
+  globalThis.meldhallEarlySocket = null; // taken, or too late: connect.js opens none now
   if (!early || early.ws.readyState > WebSocket.OPEN) return null;
   early.adopted = true;
   return early;

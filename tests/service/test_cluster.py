@@ -1,0 +1,270 @@
+"""A site of two server processes on one PostgreSQL and one Redis (server/cluster/): leases
+and fencing tokens, one lobby, clients of either process at any table, and the tables of a
+process killed with SIGKILL taken over by the other from the stored log."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+import redis as redis_sync
+import redis.asyncio
+
+from meldhall.bots.base import make_bot
+from meldhall.core.fairness import match_seed
+from meldhall.games.registry import find_game
+from meldhall.server.cluster.leases import Leases
+from meldhall.store.fences import fence_of, raise_fence
+from meldhall.store.repository import Store
+from tests.server.online_client import Client, ServerProcess, bounded, run
+from tests.service import servers
+
+GAMES = ["okey", "tile-rummy", "remi", "sichuan", "okey-ladder"]
+
+
+def _redis_db(db: int) -> str:
+    """Return the URL of an emptied database of the suite's Redis (one per test)."""
+    url = servers.redis_server().url.rsplit("/", 1)[0] + f"/{db}"
+    client = redis_sync.Redis.from_url(url)
+    try:
+        client.flushdb()
+    finally:
+        client.close()
+    return url
+
+
+# ---------------------------------------------------------------------- the store's fence
+
+
+@pytest.mark.parametrize("backend", ["sqlite", "postgresql"])
+def test_a_stale_owner_cannot_write_an_action(tmp_path: Path, backend: str) -> None:
+    url = (
+        f"sqlite:///{tmp_path / 'f.sqlite3'}"
+        if backend == "sqlite"
+        else servers.postgres().new_database()
+    )
+    old, new = Store(url), Store(url)
+    try:
+        fences_old: dict[str, int] = {}
+        fences_new: dict[str, int] = {}
+        old.fence_actions(fences_old)
+        new.fence_actions(fences_new)
+        session = old.session(None).token
+        match = old.create_match(
+            session, "okey", {}, [{"kind": "bot", "bot": "random"}] * 4, "ab" * 32, []
+        )
+        assert raise_fence(old.engine, match.id, 7, "old")
+        fences_old[match.id] = 7
+        old.stage_action(match.id, 0, 0, {"a": 0})
+        old.commit_staged()
+        assert old.refused_matches() == set()
+        # a newer owner raises the fence; the old token can never come back
+        assert raise_fence(new.engine, match.id, 9, "new")
+        assert not raise_fence(old.engine, match.id, 7, "old")
+        assert fence_of(old.engine, match.id) == 9
+        old.stage_action(match.id, 1, 1, {"a": "stale"})
+        old.commit_staged()
+        assert old.refused_matches() == {match.id}
+        fences_new[match.id] = 9
+        new.stage_action(match.id, 1, 2, {"a": "new"})
+        new.commit_staged()
+        assert new.refused_matches() == set()
+        stored = new.load_match(match.id)
+        assert stored is not None and stored.log == [(0, {"a": 0}), (2, {"a": "new"})]
+        with pytest.raises(ValueError, match="positive"):
+            raise_fence(new.engine, match.id, 0, "x")
+    finally:
+        old.close()
+        new.close()
+
+
+# ---------------------------------------------------------------------- leases
+
+
+def test_leases_are_exclusive_their_tokens_grow_and_they_expire() -> None:
+    url = _redis_db(2)
+
+    async def main() -> None:
+        client = redis.asyncio.Redis.from_url(url)
+        a, b = Leases(client, "a", ttl=0.3), Leases(client, "b", ttl=0.3)
+        first = await a.acquire("m:1")
+        assert first is not None and await a.acquire("m:1") == first
+        assert await b.acquire("m:1") is None
+        assert await b.owner("m:1") == "a" and await a.in_play() == ["m:1"]
+        assert await a.renew() == []
+        await asyncio.sleep(0.4)  # a stops renewing: the lease runs out
+        assert await a.owners(["m:1", "m:2"]) == [None, None]
+        second = await b.acquire("m:1")
+        assert second is not None and second > first
+        assert await a.renew() == ["m:1"] and "m:1" not in a.held
+        await a.release("m:1")  # not a's any more: nothing happens
+        assert await b.owner("m:1") == "b"
+        await b.release("m:1")
+        assert await b.owner("m:1") is None and await b.in_play() == []
+        with pytest.raises(ValueError, match="spaces"):
+            Leases(client, "a b")
+        await client.aclose()
+
+    run(main())
+
+
+# ---------------------------------------------------------------------- two processes
+
+
+def _site(tmp_path: Path, database_url: str, redis_url: str) -> list[ServerProcess]:
+    processes = []
+    for name in ("one", "two"):
+        server = ServerProcess(tmp_path / name)
+        server.env.update(MELDHALL_DATABASE_URL=database_url, MELDHALL_REDIS_URL=redis_url)
+        processes.append(server)
+    return processes
+
+
+def _replayed(store: Store, match_id: str, upto: int | None = None) -> Any:
+    data = store.load_match(match_id)
+    assert data is not None
+    game = find_game(data.game)
+    seed = match_seed(bytes.fromhex(data.secret), data.contributions)
+    state = game.new_state(game.options(data.options), data.seats, seed)
+    for seat, action in data.log[:upto]:
+        state.apply(seat, game.action_from_json(action))
+    return state
+
+
+async def _busy(client: Client, until_state: int, seed: int) -> None:
+    """Play this person's turns with the random bot until the state id reaches
+    ``until_state`` (or the match ends, or the connection closes)."""
+    assert client.match is not None
+    game = find_game(client.match["game"])
+    bot = make_bot(game.id, "random")
+    rng = random.Random(seed)
+    message = client.state or {"type": "none"}
+    while client.over is None:
+        if client.state is not None and client.state["state_id"] >= until_state:
+            return
+        if message["type"] == "state" and message["legal"]:
+            legal = tuple(game.action_from_json(a["json"]) for a in message["legal"])
+            await client.act(message, bot.choose(message["observation"], legal, rng).to_json())
+        message = await client.recv()
+
+
+def test_two_processes_one_lobby_twenty_tables_and_a_sigkill(tmp_path: Path) -> None:
+    database_url = servers.postgres().new_database()
+    redis_url = _redis_db(1)
+    one, two = _site(tmp_path, database_url, redis_url)
+    store = Store(database_url)
+    tables: list[tuple[str, list[Client]]] = []
+    logged: dict[str, int] = {}
+    seen: dict[str, int] = {}
+
+    async def lobby_and_tables() -> None:
+        hosts = [Client((one, two)[i % 2].url, f"h{i}") for i in range(20)]
+        for h in hosts:
+            await h.connect()
+        ids = [await h.create(GAMES[i % len(GAMES)]) for i, h in enumerate(hosts)]
+        # every client of either process sees every table of the site
+        for server in (one, two):
+            lister = Client(server.url, "l")
+            await lister.connect()
+            for _attempt in range(50):
+                await lister.send({"type": "lobby"})
+                listed = {t["id"] for t in (await lister.until("lobby"))["tables"]}
+                if set(ids) <= listed:
+                    break
+                await asyncio.sleep(0.1)
+            assert set(ids) <= listed
+            await lister.close()
+        # each table's second person is a client of the other process
+        for i, (h, table) in enumerate(zip(hosts, ids, strict=True)):
+            guest = Client((two, one)[i % 2].url, f"g{i}")
+            await guest.connect()
+            await guest.join(table)
+            await h.send({"type": "begin"})
+            tables.append((table, [h, guest]))
+        for _t, clients in tables:
+            for c in clients:
+                await c.until("state")
+
+    async def kill_while_playing() -> float:
+        """Return the seconds from the kill until every client of process two at a table of
+        process one had that table back."""
+        people = [c for _t, cs in tables for c in cs]
+        busy = [asyncio.create_task(_busy(c, 10**6, i)) for i, c in enumerate(people)]
+        await asyncio.sleep(2.0)
+        one.kill()
+        killed = time.monotonic()
+        relayed = [tables[i][1][1] for i in range(0, 20, 2)]  # on two, at a table of one
+        for c in relayed:
+            c.match = None
+
+        async def back(c: Client) -> float:
+            while c.match is None:  # the new owner sends the match again, then its state
+                await asyncio.sleep(0.02)
+            return time.monotonic() - killed
+
+        waited = await asyncio.gather(*(back(c) for c in relayed))
+        await asyncio.sleep(0.5)
+        for task in busy:
+            task.cancel()
+        await asyncio.gather(*busy, return_exceptions=True)
+        return max(waited)
+
+    def check_logs() -> None:
+        for _t, clients in tables:
+            for c in clients:
+                assert c.match is not None and c.state is not None
+                match_id = c.match["match"]
+                stored = store.load_match(match_id)  # a missing entry raises
+                assert stored is not None
+                logged[match_id] = len(stored.log)
+                seen[match_id] = max(seen.get(match_id, 0), c.state["state_id"])
+                # what each person last saw is in the log, exactly
+                assert c.state["state_id"] <= logged[match_id]
+                replayed = _replayed(store, match_id, c.state["state_id"])
+                assert replayed.observation(c.match["seat"]) == c.state["observation"]
+        assert len(logged) == 20
+
+    async def play_on() -> None:
+        for _t, clients in tables:
+            for c in clients:
+                if c.url == one.url:  # the dead process's clients come back through two
+                    c.url, c.over = two.url, None
+                    await c.connect()
+                    assert c.match is not None
+                    await c.send({"type": "resume", "match": c.match["match"]})
+                    resumed = await c.until("state")
+                    assert resumed["state_id"] >= seen[c.match["match"]]
+        people = [c for _t, cs in tables for c in cs]
+        await asyncio.gather(*(_busy(c, logged[_match(c)] + 4, i) for i, c in enumerate(people)))
+        for c in people:
+            await c.close()
+
+    async def main() -> float:
+        await lobby_and_tables()
+        seconds = await kill_while_playing()
+        check_logs()
+        await play_on()
+        return seconds
+
+    try:
+        one.start()
+        two.start()
+        assert run(bounded(main(), 90)) < 10.0
+        for match_id, count in logged.items():
+            data = store.load_match(match_id)
+            assert data is not None
+            _replayed(store, match_id)  # every stored action applies: none lost, none doubled
+            assert len(data.log) > count or data.status == "over"
+    finally:
+        one.stop()
+        two.stop()
+        store.close()
+
+
+def _match(client: Client) -> str:
+    assert client.match is not None
+    return str(client.match["match"])

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+import signal
 import time
 from pathlib import Path
 from typing import Any
@@ -268,3 +269,75 @@ def test_two_processes_one_lobby_twenty_tables_and_a_sigkill(tmp_path: Path) -> 
 def _match(client: Client) -> str:
     assert client.match is not None
     return str(client.match["match"])
+
+
+def test_a_paused_owner_is_fenced_out_and_its_clients_play_on(tmp_path: Path) -> None:
+    """Process one stops (SIGSTOP) past its leases' life: process two takes its tables over;
+    when one runs again, whatever it tries to store for them is refused, and its clients are
+    relayed to the tables' new owner."""
+    database_url = servers.postgres().new_database()
+    redis_url = _redis_db(3)
+    one, two = _site(tmp_path, database_url, redis_url)
+    store = Store(database_url)
+    lease = redis_sync.Redis.from_url(redis_url)
+    tables: list[tuple[str, list[Client]]] = []
+
+    async def main() -> None:
+        for i in range(4):  # every table is one's; the guests of two tables are on two
+            host = Client(one.url, f"h{i}")
+            guest = Client((one, two)[i % 2].url, f"g{i}")
+            for c in (host, guest):
+                await c.connect()
+            table = await host.create(GAMES[i % len(GAMES)])
+            await guest.join(table)
+            await host.send({"type": "begin"})
+            for c in (host, guest):
+                await c.until("state")
+            tables.append((table, [host, guest]))
+        people = [c for _t, cs in tables for c in cs]
+        busy = [asyncio.create_task(_busy(c, 10**6, i)) for i, c in enumerate(people)]
+        await asyncio.sleep(1.0)
+        keys = [f"meldhall:lease:l:{t}" for t, _cs in tables]
+        before = lease.mget(keys)
+        assert one.proc is not None
+        one.proc.send_signal(signal.SIGSTOP)
+        try:
+            for _wait in range(300):  # two takes every table over once one's leases ran out
+                await asyncio.sleep(0.05)
+                now = lease.mget(keys)
+                if all(n is not None and n != b for n, b in zip(now, before, strict=True)):
+                    break
+            assert all(n is not None and n != b for n, b in zip(now, before, strict=True))
+        finally:
+            one.proc.send_signal(signal.SIGCONT)
+        await asyncio.sleep(0.5)
+        for task in busy:
+            task.cancel()
+        await asyncio.gather(*busy, return_exceptions=True)
+        logged = {}
+        for _t, clients in tables:
+            data = store.load_match(_match(clients[0]))
+            assert data is not None
+            logged[data.id] = len(data.log)
+        # everyone plays on at the new owner, the clients of one relayed there
+        for c in people:
+            c.state = None
+        await asyncio.gather(*(_busy(c, logged[_match(c)] + 4, i) for i, c in enumerate(people)))
+        assert lease.mget(keys) == now  # one never took a table back
+        for c in people:
+            assert c.match is not None and c.state is not None
+            replayed = _replayed(store, _match(c), c.state["state_id"])
+            assert replayed.observation(c.match["seat"]) == c.state["observation"]
+            await c.close()
+
+    try:
+        one.start()
+        two.start()
+        run(bounded(main(), 60))
+        for _t, clients in tables:
+            _replayed(store, _match(clients[0]))  # every stored action applies
+    finally:
+        one.stop()
+        two.stop()
+        store.close()
+        lease.close()

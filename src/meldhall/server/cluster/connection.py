@@ -43,6 +43,31 @@ ATTACHING = frozenset({"join", "watch", "resume"})
 """Message types that go to a table's owner, and are sent again when the table moves."""
 
 
+def attach_message(conn: OnlineConnection) -> dict[str, Any] | None:
+    """Return the message that attaches a client again to what ``conn`` is at here: the
+    ``join`` of its lobby table, the ``watch`` of the table it watches, the ``resume`` of its
+    solo match (None: nothing)."""
+    if conn.waiting is not None:
+        return {"type": "join", "table": conn.waiting.data.id}
+    if isinstance(conn.table, OnlineTable):
+        kind = "join" if conn.seat is not None else "watch"
+        return {"type": kind, "table": conn.table.lobby.id}
+    if conn.table is not None:
+        return {"type": "resume", "match": conn.table.id}
+    return None
+
+
+def key_here(conn: OnlineConnection) -> str | None:
+    """Return the lease key of what ``conn`` is at here (None: nothing)."""
+    if conn.waiting is not None:
+        return "l:" + conn.waiting.data.id
+    if isinstance(conn.table, OnlineTable):
+        return "l:" + conn.table.lobby.id
+    if conn.table is not None:
+        return "m:" + conn.table.id
+    return None
+
+
 class EdgeConnection(OnlineConnection):
     """A client's connection to this process, its table messages routed to their owner."""
 
@@ -127,10 +152,10 @@ class EdgeConnection(OnlineConnection):
         if origin == self.focus:
             self.out.put_nowait(message)
 
-    async def reattach(self) -> None:
-        """The client's table moved: send its last ``join``/``watch``/``resume`` again, to
-        wherever the table is served now."""
-        message = self.attached
+    async def reattach(self, message: dict[str, Any] | None = None) -> None:
+        """The client's table moved: send ``message`` (default: its last ``join``, ``watch``
+        or ``resume``) again, to wherever the table is served now."""
+        message = message or self.attached
         if message is None or self.closed:
             return
         if self.focus is None:
@@ -174,16 +199,6 @@ class Shadow(OnlineConnection):
             self.lobby.drop(self, waiting.data.id)
         else:
             self._leave_all()
-
-    def key(self) -> str | None:
-        """Return the lease key of what this client is at here (None: nothing)."""
-        if self.waiting is not None:
-            return "l:" + self.waiting.data.id
-        if isinstance(self.table, OnlineTable):
-            return "l:" + self.table.lobby.id
-        if self.table is not None:
-            return "m:" + self.table.id
-        return None
 
 
 class RemoteSink:

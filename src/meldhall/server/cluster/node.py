@@ -22,10 +22,16 @@ import msgspec
 from sqlalchemy import select
 from starlette.websockets import WebSocket
 
-from meldhall.server.cluster.connection import EdgeConnection, Shadow, schedule
+from meldhall.server.cluster.connection import (
+    EdgeConnection,
+    Shadow,
+    attach_message,
+    key_here,
+    schedule,
+)
 from meldhall.server.cluster.leases import TTL, Leases
 from meldhall.server.cluster.lobby import SiteLobby
-from meldhall.server.cluster.relay import Envelope, Relay
+from meldhall.server.cluster.relay import Envelope, Relay, raw
 from meldhall.server.cluster.tables import SiteManager, table_key
 from meldhall.store.fences import raise_fence
 from meldhall.store.models import MatchRow
@@ -215,19 +221,27 @@ class Node:
         assert self.manager is not None and self.lobby is not None
         self.leases.held.pop(key, None)
         log.warning("lost the lease of table %s", key, extra={"match": key[2:]})
+        shadows = [
+            (at, s, attach_message(s)) for at, s in self.shadows.items() if key_here(s) == key
+        ]
+        here = [
+            (c, attach_message(c))
+            for c in self.connections.values()
+            if c.focus is None and key_here(c) == key
+        ]
         for table in list(self.manager.tables.values()):
             if table_key(table) == key:
                 await self.manager.drop(table)
         if key.startswith("l:"):
             self.lobby.tables.pop(key[2:], None)
-        for (origin, cid), shadow in list(self.shadows.items()):
-            if shadow.key() == key:
-                shadow.close(drop_seat=False)
-                del self.shadows[(origin, cid)]
-                self.relay.send(origin, Envelope(k="reattach", c=cid))
-        for conn in list(self.connections.values()):
-            if conn.focus is None and conn.focus_key == key:
-                schedule(conn.reattach())
+        for (origin, cid), shadow, message in shadows:
+            shadow.close(drop_seat=False)
+            self.shadows.pop((origin, cid), None)
+            self.relay.send(origin, Envelope(k="reattach", c=cid, m=raw(message)))
+        for conn, message in here:
+            conn.table = conn.seat = conn.listener = None
+            conn.waiting = None
+            schedule(conn.reattach(message))
 
     async def _renew(self) -> None:
         while True:
@@ -290,7 +304,7 @@ class Node:
     def _on_reattach(self, envelope: Envelope) -> None:
         conn = self.connections.get(envelope.c)
         if conn is not None and conn.focus == envelope.origin:
-            schedule(conn.reattach())
+            schedule(conn.reattach(msgspec.json.decode(envelope.m)))
 
     def _on_lobby(self, envelope: Envelope) -> None:
         if self.lobby is not None:

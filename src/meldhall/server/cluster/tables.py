@@ -8,6 +8,7 @@ and its match live in one process); a solo match by its own (``m:<match id>``).
 
 from __future__ import annotations
 
+import logging
 from typing import TYPE_CHECKING, Any
 
 from meldhall.store.repository import Store
@@ -16,6 +17,8 @@ from meldhall.tables.table import Rejected, Table
 
 if TYPE_CHECKING:
     from meldhall.server.cluster.node import Node
+
+log = logging.getLogger(__name__)
 
 MOVED = "moved"
 """The rejection code of a message for a table another process serves now."""
@@ -85,4 +88,9 @@ class SiteManager(OnlineManager):
     def _fenced(self, table: Any) -> None:
         """The store refused a table's actions: its lease is gone; drop it."""
         if isinstance(table, Table):
+            log.warning(
+                "the store refused the actions of match %s: its lease is lost",
+                table.id,
+                extra={"match": table.id},
+            )
             self.node.lost_soon(table_key(table))

@@ -5,6 +5,7 @@ process killed with SIGKILL taken over by the other from the stored log."""
 from __future__ import annotations
 
 import asyncio
+import json
 import random
 import signal
 import time
@@ -14,11 +15,14 @@ from typing import Any
 import pytest
 import redis as redis_sync
 import redis.asyncio
+from starlette.testclient import TestClient
 
 from meldhall.bots.base import make_bot
 from meldhall.core.fairness import match_seed
 from meldhall.games.registry import find_game
+from meldhall.server.app import create_app
 from meldhall.server.cluster.leases import Leases
+from meldhall.server.settings import SettingError, Settings
 from meldhall.store.fences import fence_of, raise_fence
 from meldhall.store.repository import Store
 from tests.server.online_client import Client, ServerProcess, bounded, run
@@ -341,3 +345,31 @@ def test_a_paused_owner_is_fenced_out_and_its_clients_play_on(tmp_path: Path) ->
         two.stop()
         store.close()
         lease.close()
+
+
+def test_settings_of_a_site() -> None:
+    with pytest.raises(SettingError, match="--redis-url"):
+        Settings(workers=2).check()
+    with pytest.raises(SettingError, match="in-memory"):
+        Settings(redis_url="redis://x", database_url="sqlite://").check()
+    assert Settings(workers=2, redis_url="redis://x").check().workers == 2
+
+
+def test_one_process_of_a_site_reports_its_leases(tmp_path: Path) -> None:
+    settings = Settings(
+        data=str(tmp_path),
+        bot_delay=0,
+        database_url=servers.postgres().new_database(),
+        redis_url=_redis_db(4),
+    )
+    with TestClient(create_app(settings=settings)) as client:
+        assert client.get("/readyz").json()["ok"]
+        with client.websocket_connect("/ws") as ws:
+            ws.send_text(json.dumps({"type": "hello"}))
+            assert json.loads(ws.receive_text())["type"] == "welcome"
+            ws.send_text(json.dumps({"type": "start", "game": "okey"}))
+            kinds = [json.loads(ws.receive_text())["type"] for _ in range(2)]
+            assert kinds == ["match", "state"]
+            text = client.get("/metrics").text
+            assert "meldhall_leases 1.0" in text
+            assert "meldhall_relayed_out_total" in text

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from sqlalchemy import text
 from starlette.requests import Request
@@ -30,7 +30,7 @@ class Gauges(Collector):
     def __init__(self, app_state: Any) -> None:
         self.state = app_state
 
-    def collect(self) -> Iterator[GaugeMetricFamily]:
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
         """Yield the gauges of the app now."""
         yield GaugeMetricFamily(
             "meldhall_connections", "Open WebSocket connections", value=self.state.connections
@@ -47,6 +47,17 @@ class Gauges(Collector):
         for status, count in sorted(counts.items()):
             lobby.add_metric([status], count)
         yield lobby
+        node = getattr(self.state, "node", None)
+        if node is not None:  # one process of a site (server/cluster/)
+            yield GaugeMetricFamily(
+                "meldhall_leases", "Table leases this process holds", value=len(node.leases.held)
+            )
+            yield CounterMetricFamily(
+                "meldhall_relayed_out", "Envelopes sent to other processes", value=node.relay.sent
+            )
+            yield CounterMetricFamily(
+                "meldhall_relayed_in", "Envelopes received", value=node.relay.received
+            )
 
 
 def app_registry(app_state: Any) -> CollectorRegistry:

@@ -120,11 +120,18 @@ def test_leases_are_exclusive_their_tokens_grow_and_they_expire() -> None:
 # ---------------------------------------------------------------------- two processes
 
 
-def _site(tmp_path: Path, database_url: str, redis_url: str) -> list[ServerProcess]:
+def _site(
+    tmp_path: Path, database_url: str, redis_url: str, lease: float = 5.0
+) -> list[ServerProcess]:
+    """Return two server processes (not started) of one site, their leases ``lease`` long."""
     processes = []
     for name in ("one", "two"):
         server = ServerProcess(tmp_path / name)
-        server.env.update(MELDHALL_DATABASE_URL=database_url, MELDHALL_REDIS_URL=redis_url)
+        server.env.update(
+            MELDHALL_DATABASE_URL=database_url,
+            MELDHALL_REDIS_URL=redis_url,
+            MELDHALL_LEASE_SECONDS=str(lease),
+        )
         processes.append(server)
     return processes
 
@@ -212,7 +219,13 @@ def test_two_processes_one_lobby_twenty_tables_and_a_sigkill(tmp_path: Path) -> 
             return time.monotonic() - killed
 
         waited = await asyncio.gather(*(back(c) for c in relayed))
-        await asyncio.sleep(0.5)
+        # the people of process two at its own tables hear that their partner's process died
+        hosts = [tables[i][1][0] for i in range(1, 20, 2)]
+        for _wait in range(200):
+            if all(_partner_gone(h) for h in hosts):
+                break
+            await asyncio.sleep(0.05)
+        assert all(_partner_gone(h) for h in hosts)
         for task in busy:
             task.cancel()
         await asyncio.gather(*busy, return_exceptions=True)
@@ -270,6 +283,14 @@ def test_two_processes_one_lobby_twenty_tables_and_a_sigkill(tmp_path: Path) -> 
         store.close()
 
 
+def _partner_gone(host: Client) -> bool:
+    """Return whether a host sees the other person of its table as not connected."""
+    assert host.match is not None
+    people = [p for seat, p in enumerate(host.players) if p["kind"] == "person"]
+    mine = host.players[host.match["seat"]]
+    return any(not p["connected"] for p in people if p is not mine)
+
+
 def _match(client: Client) -> str:
     assert client.match is not None
     return str(client.match["match"])
@@ -281,7 +302,7 @@ def test_a_paused_owner_is_fenced_out_and_its_clients_play_on(tmp_path: Path) ->
     relayed to the tables' new owner."""
     database_url = servers.postgres().new_database()
     redis_url = _redis_db(3)
-    one, two = _site(tmp_path, database_url, redis_url)
+    one, two = _site(tmp_path, database_url, redis_url, lease=2.0)
     store = Store(database_url)
     lease = redis_sync.Redis.from_url(redis_url)
     tables: list[tuple[str, list[Client]]] = []
@@ -350,6 +371,8 @@ def test_a_paused_owner_is_fenced_out_and_its_clients_play_on(tmp_path: Path) ->
 def test_settings_of_a_site() -> None:
     with pytest.raises(SettingError, match="--redis-url"):
         Settings(workers=2).check()
+    with pytest.raises(SettingError, match=r"at least 0\.5"):
+        Settings(lease_seconds=0.1).check()
     with pytest.raises(SettingError, match="in-memory"):
         Settings(redis_url="redis://x", database_url="sqlite://").check()
     assert Settings(workers=2, redis_url="redis://x").check().workers == 2

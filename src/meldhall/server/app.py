@@ -373,7 +373,7 @@ def site_parts(
     from meldhall.server.cluster.node import Node
     from meldhall.server.cluster.tables import SiteManager
 
-    node = Node(settings.redis_url, store)
+    node = Node(settings.redis_url, store, ttl=settings.lease_seconds)
     manager = SiteManager(store, node, **tables)
     lobby = SiteLobby(manager, node, limits, rate=settings.rate, burst=settings.burst)
     node.attach(manager, lobby)

@@ -92,6 +92,12 @@ class Settings:
     )
     burst: float = _setting(200.0, "messages a connection may send at once", _positive(float))
     bot_delay: float = _setting(0.8, "seconds before each computer move", _positive(float))
+    lease_seconds: float = _setting(
+        5.0,
+        "with --redis-url: seconds a table's lease lives unrenewed (a dead process's tables "
+        "are taken over after about this long)",
+        _positive(float),
+    )
     spectator_delay: int = _setting(
         0, "actions a replay of a match in play stays behind it", _positive(int)
     )
@@ -111,6 +117,11 @@ class Settings:
             raise SettingError(
                 f"--workers {self.workers}: several processes share their lobby and tables "
                 "through Redis; give --redis-url too (or --workers 1)"
+            )
+        if self.lease_seconds < 0.5:
+            raise SettingError(
+                f"--lease-seconds {self.lease_seconds:g}: at least 0.5 (a lease is renewed "
+                "five times in its life, over the network)"
             )
         if self.redis_url and self.resolved_database_url() in ("sqlite://", "sqlite:///:memory:"):
             raise SettingError(

@@ -18,6 +18,9 @@ COUNTER = PREFIX + "fence"
 TABLES = PREFIX + "tables"
 """The set of every lease key in use (a table in play, waiting or finished but loaded)."""
 
+ALIVE = PREFIX + "alive:"
+"""``meldhall:alive:<process>``: there while the process renews its leases."""
+
 TTL = 5.0
 """Seconds a lease lives without a renewal."""
 
@@ -113,8 +116,10 @@ class Leases:
         return [owner_of(v) for v in values]
 
     async def renew(self) -> list[str]:
-        """Renew every lease held and return the keys of those that were lost meanwhile
-        (expired or taken by another process); they are no longer held."""
+        """Renew every lease held (and this process's ``alive`` key) and return the keys of
+        those that were lost meanwhile (expired or taken by another process); they are no
+        longer held."""
+        await self.redis.set(ALIVE + self.process, b"1", px=int(self.ttl * 1000))
         keys = list(self.held)
         if not keys:
             self.renewed_at = time.monotonic()
@@ -132,6 +137,13 @@ class Leases:
         """Return whether the leases held may have expired: no renewal answered for ``ttl``
         seconds (Redis unreachable), so another process may own the tables now."""
         return bool(self.held) and time.monotonic() - self.renewed_at >= self.ttl
+
+    async def alive(self, processes: list[str]) -> list[bool]:
+        """Return whether each process renewed its leases within the last ``ttl`` seconds."""
+        if not processes:
+            return []
+        values = await self.redis.mget([ALIVE + p for p in processes])
+        return [v is not None for v in values]
 
     async def release(self, key: str, done: bool = True) -> None:
         """Give a lease up (``done``: the table is no longer in play, so it leaves the set of

@@ -2,9 +2,9 @@
 connections it serves and the shadows of clients served elsewhere; it renews its leases, and
 sweeps the site for tables nobody owns (a dead process's) to take them over.
 
-Timing: a lease lives ``TTL`` (5 s) and is renewed every ``RENEW_EVERY`` (1 s); the sweep runs
-every ``SWEEP_EVERY`` (1 s). A process killed at any moment has its tables owned by another
-within about TTL + SWEEP_EVERY seconds, each replayed from its stored log (the fence keeps the
+Timing: a lease lives ``ttl`` seconds (``--lease-seconds``, 5 by default) and is renewed five
+times in its life; the sweep runs as often. A process killed at any moment has its tables
+owned by another within about 1.2 ttl, each replayed from its stored log (the fence keeps the
 dead owner out, were it only paused).
 """
 
@@ -39,8 +39,8 @@ from meldhall.store.repository import Store
 
 log = logging.getLogger(__name__)
 
-RENEW_EVERY = 1.0
-SWEEP_EVERY = 1.0
+BEATS = 5
+"""How many times a lease is renewed, and the site swept, in a lease's life."""
 ONLINE_OWNER = "online:"
 """How the owner column of an online match names its lobby table (``online:<lobby id>``)."""
 
@@ -245,7 +245,7 @@ class Node:
 
     async def _renew(self) -> None:
         while True:
-            await asyncio.sleep(RENEW_EVERY)
+            await asyncio.sleep(self.leases.ttl / BEATS)
             try:
                 lost = await self.leases.renew()
             except Exception:
@@ -259,15 +259,30 @@ class Node:
 
     async def _sweep(self) -> None:
         while True:
-            await asyncio.sleep(SWEEP_EVERY * (0.5 + secrets.randbelow(1000) / 1000))
+            spread = 0.5 + secrets.randbelow(1000) / 1000  # the processes sweep apart
+            await asyncio.sleep(self.leases.ttl / BEATS * spread)
             try:
                 keys = await self.leases.in_play()
                 owners = await self.leases.owners(keys)
                 for key, owner in zip(keys, owners, strict=True):
                     if owner is None:
                         await self.claim(key)
+                await self._forget_dead_edges()
             except Exception:
                 log.exception("the sweep for tables nobody owns failed")
+
+    async def _forget_dead_edges(self) -> None:
+        """Close the shadows of clients whose process died (their seats are held, then
+        played by a computer, as a closed connection's)."""
+        origins = sorted({origin for origin, _cid in self.shadows})
+        for origin, alive in zip(origins, await self.leases.alive(origins), strict=True):
+            if alive:
+                continue
+            log.warning("process %s is gone: its clients leave their tables here", origin)
+            for (at, cid), shadow in list(self.shadows.items()):
+                if at == origin:
+                    del self.shadows[(at, cid)]
+                    shadow.close(drop_seat=True)
 
     # ------------------------------------------------------------------ relay
 

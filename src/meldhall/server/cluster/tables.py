@@ -38,6 +38,13 @@ class SiteManager(OnlineManager):
         super().__init__(store, **options)
         self.node = node
         self.commits.on_fenced = self._fenced
+        self._borrowed: set[str] = set()
+        """Finished online matches loaded under their lobby table's lease (to be read)."""
+
+    def _finished_lobby(self, table_id: str) -> bool:
+        """Return whether a lobby table's match has ended (or the table is gone)."""
+        data = self.lobby_store.get(table_id)
+        return data is None or data.status not in ("waiting", "playing")
 
     async def get(self, match_id: str) -> Table | None:
         """Return the table of a match (see ``TableManager.get``), loading it only under this
@@ -50,6 +57,9 @@ class SiteManager(OnlineManager):
             return None
         if key.startswith("l:"):  # the lobby table's owner serves its match
             token = self.node.leases.held.get(key)
+            if token is None and self._finished_lobby(key[2:]):  # to read its result
+                token = await self.node.leases.acquire(key)
+                self._borrowed.add(match_id)
         else:
             token = await self.node.leases.acquire(key)
         if token is None:
@@ -73,7 +83,10 @@ class SiteManager(OnlineManager):
         await super()._unload(table)
         if loaded:
             self.node.forget_fence(table.id)
-            if not isinstance(table, OnlineTable):
+            if table.id in self._borrowed:
+                self._borrowed.discard(table.id)
+                self.node.release_soon(await self.node.key_of_match(table.id) or "")
+            elif not isinstance(table, OnlineTable):
                 self.node.release_soon("m:" + table.id)
 
     async def drop(self, table: Table) -> None:

@@ -119,6 +119,7 @@ def start_server(
         MELDHALL_BURST="2000",
         MELDHALL_CONNECTIONS_PER_ADDRESS="100000",  # every simulated client is on loopback
         MELDHALL_SESSIONS_PER_MINUTE="100000",
+        MELDHALL_TABLES_PER_ADDRESS="100000",  # a loaded machine starts tables late
     )
     cmd = [sys.executable, "-m", "uvicorn", "--factory", "meldhall.server.app:app_from_env"]
     cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]

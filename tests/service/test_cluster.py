@@ -172,6 +172,7 @@ def test_two_processes_one_lobby_twenty_tables_and_a_sigkill(tmp_path: Path) -> 
     tables: list[tuple[str, list[Client]]] = []
     logged: dict[str, int] = {}
     seen: dict[str, int] = {}
+    solo = Client(one.url, "solo")
 
     async def lobby_and_tables() -> None:
         hosts = [Client((one, two)[i % 2].url, f"h{i}") for i in range(20)]
@@ -200,16 +201,26 @@ def test_two_processes_one_lobby_twenty_tables_and_a_sigkill(tmp_path: Path) -> 
         for _t, clients in tables:
             for c in clients:
                 await c.until("state")
+        # a solo match started on one, resumed from two: its messages are relayed
+        await solo.connect()
+        await solo.send({"type": "start", "game": "okey"})
+        started = await solo.until("match")
+        await solo.close()
+        solo.url = two.url
+        await solo.connect()
+        await solo.send({"type": "resume", "match": started["match"]})
+        assert (await solo.until("match"))["match"] == started["match"]
+        await solo.until("state")
 
     async def kill_while_playing() -> float:
         """Return the seconds from the kill until every client of process two at a table of
         process one had that table back."""
-        people = [c for _t, cs in tables for c in cs]
+        people = [c for _t, cs in tables for c in cs] + [solo]
         busy = [asyncio.create_task(_busy(c, 10**6, i)) for i, c in enumerate(people)]
         await asyncio.sleep(2.0)
         one.kill()
         killed = time.monotonic()
-        relayed = [tables[i][1][1] for i in range(0, 20, 2)]  # on two, at a table of one
+        relayed = [tables[i][1][1] for i in range(0, 20, 2)] + [solo]  # on two, one's tables
         for c in relayed:
             c.match = None
 
@@ -232,7 +243,7 @@ def test_two_processes_one_lobby_twenty_tables_and_a_sigkill(tmp_path: Path) -> 
         return max(waited)
 
     def check_logs() -> None:
-        for _t, clients in tables:
+        for _t, clients in [*tables, ("solo", [solo])]:
             for c in clients:
                 assert c.match is not None and c.state is not None
                 match_id = c.match["match"]
@@ -244,7 +255,7 @@ def test_two_processes_one_lobby_twenty_tables_and_a_sigkill(tmp_path: Path) -> 
                 assert c.state["state_id"] <= logged[match_id]
                 replayed = _replayed(store, match_id, c.state["state_id"])
                 assert replayed.observation(c.match["seat"]) == c.state["observation"]
-        assert len(logged) == 20
+        assert len(logged) == 21
 
     async def play_on() -> None:
         for _t, clients in tables:
@@ -256,7 +267,7 @@ def test_two_processes_one_lobby_twenty_tables_and_a_sigkill(tmp_path: Path) -> 
                     await c.send({"type": "resume", "match": c.match["match"]})
                     resumed = await c.until("state")
                     assert resumed["state_id"] >= seen[c.match["match"]]
-        people = [c for _t, cs in tables for c in cs]
+        people = [c for _t, cs in tables for c in cs] + [solo]
         await asyncio.gather(*(_busy(c, logged[_match(c)] + 4, i) for i, c in enumerate(people)))
         for c in people:
             await c.close()

@@ -15,9 +15,8 @@ SQLite, and prints the server CPU per action of each against SQLite's.
 
 ``--redis-url URL --processes N`` (with a PostgreSQL ``--database-url``) measures a site: the
 steps run against one process on that database, then against N processes sharing it and Redis
-(server/cluster/), each client connected to process ``i % N`` (so the people of one table sit
-on different processes and their messages are relayed), and the knees are printed side by
-side. Each run gets a fresh PostgreSQL schema of its own (dropped after).
+(server/cluster/), the tables spread evenly over the processes and the people of each on
+several of them (their messages relayed), and the knees are printed side by side. Each run gets a fresh PostgreSQL schema of its own (dropped after).
 """
 
 from __future__ import annotations
@@ -206,12 +205,15 @@ class SimClient:
 async def run_step(
     urls: list[str], clients: int, seconds: float, seed: int, server_pids: list[int]
 ) -> tuple[int, Totals]:
-    """Return the connected client count and the measurements of one step (client ``i``
-    connects to ``urls[i % len(urls)]``; the server CPU is that of every process)."""
+    """Return the connected client count and the measurements of one step (the server CPU
+    is that of every process). Clients ``4t`` to ``4t + 3`` sit at table ``t``; client ``i``
+    connects to ``urls[(i // 4 + i % 4) % len(urls)]``: the tables' hosts, so their owners,
+    spread evenly over the processes, and each table has people on other processes too."""
     totals = Totals()
     rng = random.Random(seed)
     sims = [
-        SimClient(urls[i % len(urls)], totals, random.Random(rng.random())) for i in range(clients)
+        SimClient(urls[(i // 4 + i % 4) % len(urls)], totals, random.Random(rng.random()))
+        for i in range(clients)
     ]
     for i in range(0, clients, 50):
         await asyncio.gather(*(s.connect() for s in sims[i : i + 50]))
@@ -282,7 +284,7 @@ def site_main(
         return 2
     print(
         f"server bench: {GAME}, 4 people a table, {seconds:g} s a step, goal p99 < {GOAL_MS} ms;"
-        f" 1 process, then {processes} processes on Redis (client i on process i % {processes})"
+        f" 1 process, then {processes} processes on Redis (each table's people on several)"
     )
     knees: dict[str, int] = {}
     met = False

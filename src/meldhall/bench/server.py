@@ -16,7 +16,8 @@ SQLite, and prints the server CPU per action of each against SQLite's.
 ``--redis-url URL --processes N`` (with a PostgreSQL ``--database-url``) measures a site: the
 steps run against one process on that database, then against N processes sharing it and Redis
 (server/cluster/), the tables spread evenly over the processes and the people of each on
-several of them (their messages relayed), and the knees are printed side by side. Each run gets a fresh PostgreSQL schema of its own (dropped after).
+several of them (their messages relayed), and the knees are printed side by side. Each run
+gets a fresh PostgreSQL schema of its own (dropped after).
 """
 
 from __future__ import annotations

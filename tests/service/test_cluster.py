@@ -397,7 +397,11 @@ def test_one_process_of_a_site_reports_its_leases(tmp_path: Path) -> None:
         redis_url=_redis_db(4),
     )
     with TestClient(create_app(settings=settings)) as client:
-        assert client.get("/readyz").json()["ok"]
+        for _attempt in range(100):
+            if client.get("/readyz").json()["ok"]:
+                break
+            time.sleep(0.02)
+        assert client.get("/readyz").json()["checks"]["site"] == "ok"
         with client.websocket_connect("/ws") as ws:
             ws.send_text(json.dumps({"type": "hello"}))
             assert json.loads(ws.receive_text())["type"] == "welcome"

@@ -73,8 +73,8 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 async def readyz(request: Request) -> JSONResponse:
-    """Return 200 when the database (and Redis, when set) answer, else 503 naming what did
-    not."""
+    """Return 200 when the database (and Redis, when set) answer and a site's process has
+    joined its site, else 503 naming what did not."""
     state = request.app.state
     checks = ["database"]
     problems: dict[str, str] = {}
@@ -89,6 +89,11 @@ async def readyz(request: Request) -> JSONResponse:
             await asyncio.wait_for(asyncio.to_thread(_ping_redis, url), READY_TIMEOUT)
         except Exception as exc:
             problems["redis"] = f"{type(exc).__name__}: {exc}"
+    node = getattr(state, "node", None)
+    if node is not None:  # one process of a site: it has read the lobby and sweeps
+        checks.append("site")
+        if not node.joined:
+            problems["site"] = "the process has not joined its site yet (Redis)"
     for name, problem in problems.items():
         log.warning("readiness: %s does not answer: %s", name, problem)
     body = {"ok": not problems, "checks": {n: problems.get(n, "ok") for n in checks}}

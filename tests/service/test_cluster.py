@@ -411,3 +411,43 @@ def test_one_process_of_a_site_reports_its_leases(tmp_path: Path) -> None:
             text = client.get("/metrics").text
             assert "meldhall_leases 1.0" in text
             assert "meldhall_relayed_out_total" in text
+
+
+def test_a_table_of_one_process_played_and_watched_from_the_other(tmp_path: Path) -> None:
+    """Join, leave, join again, begin, watch and play a hand with the host on one process
+    and the guest and the spectator on the other: every message is relayed both ways."""
+    one, two = _site(tmp_path, servers.postgres().new_database(), _redis_db(5), lease=2.0)
+
+    async def main() -> None:
+        host, guest, watcher = Client(one.url, "h"), Client(two.url, "g"), Client(two.url, "w")
+        for c in (host, guest, watcher):
+            await c.connect()
+        table = await host.create("okey")
+        assert (await guest.join(table))["table"]["people"] == ["h", "g"]
+        await guest.send({"type": "leave"})
+        await guest.until("left")
+        while (await host.until("table"))["table"]["people"] != ["h"]:
+            pass  # the host hears of the join, then of the leave
+        await guest.join(table)
+        await guest.send({"type": "begin"})
+        assert (await guest.until("rejected"))["code"] == "not_host"  # the owner judged it
+        await host.send({"type": "begin"})
+        for c in (host, guest):
+            await c.until("state")
+        await watcher.send({"type": "watch", "table": table})
+        assert (await watcher.until("match"))["seat"] is None
+        await asyncio.gather(host.play(rounds=1, seed=1), guest.play(rounds=1, seed=2))
+        assert host.scores is not None and guest.scores is not None
+        assert host.scores["rounds"] == guest.scores["rounds"] != []
+        await watcher.send({"type": "act", "state_id": 0, "action": {}})
+        assert (await watcher.until("rejected"))["code"] == "spectator"
+        for c in (host, guest, watcher):
+            await c.close()
+
+    try:
+        one.start()
+        two.start()
+        run(bounded(main(), 60))
+    finally:
+        one.stop()
+        two.stop()

@@ -67,12 +67,16 @@ class SiteLobby(Lobby):
             self.mirror[table_id] = description
 
     def changed(self, waiting: Waiting) -> None:
-        """Describe a changed table to the site (soon, once for many changes)."""
+        """Describe a changed table to the site (soon, once for many changes; this process's
+        own listing at once)."""
+        listed = waiting.data.status in ("waiting", "playing")
+        self.described(waiting.data.id, waiting.json() if listed else None)
         self._dirty.add(waiting.data.id)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._describe())
 
     def _gone(self, table_id: str) -> None:
+        self.described(table_id, None)
         self._dirty.add(table_id)
         if self._writer is None or self._writer.done():
             self._writer = asyncio.get_running_loop().create_task(self._describe())
@@ -149,6 +153,8 @@ class SiteLobby(Lobby):
         """Take a table nobody owns: its lease, then its waiting table or match as stored
         (the match replayed from its log); return whether this process owns it now."""
         key = "l:" + table_id
+        if table_id in self.tables and key in self.node.leases.held:
+            return True
         data = self.store.get(table_id)
         if data is None:
             await self.node.leases.forget(key)

@@ -100,6 +100,7 @@ class Node:
         assert self.lobby is not None
         while True:
             try:
+                await self.leases.renew()  # alive from now on (before any shadow of ours)
                 await self.relay.start()
                 await self.lobby.restore()
                 break
@@ -191,7 +192,6 @@ class Node:
                 owned = await self.lobby.take_over(key[2:])
             else:
                 owned = await self._take_solo(key[2:])
-        self._claiming.pop(key, None)
         if owned:
             log.info("took over table %s", key, extra={"match": key[2:]})
             self.relay.broadcast(Envelope(k="moved", key=key, owner=self.process))
@@ -266,10 +266,18 @@ class Node:
                 owners = await self.leases.owners(keys)
                 for key, owner in zip(keys, owners, strict=True):
                     if owner is None:
-                        await self.claim(key)
+                        await self._claim_logged(key)
                 await self._forget_dead_edges()
             except Exception:
                 log.exception("the sweep for tables nobody owns failed")
+
+    async def _claim_logged(self, key: str) -> None:
+        """Take a table over, logging (not raising) what goes wrong (the next sweep tries
+        again)."""
+        try:
+            await self.claim(key)
+        except Exception:
+            log.exception("table %s could not be taken over", key, extra={"match": key[2:]})
 
     async def _forget_dead_edges(self) -> None:
         """Close the shadows of clients whose process died (their seats are held, then

@@ -63,6 +63,7 @@ class _Update(msgspec.Struct):
     """The parts of a server message a simulated client reads (the rest is skipped)."""
 
     type: str
+    code: str = ""
     state_id: int = -1
     legal: list[_Legal] = []
     rounds: list[msgspec.Raw] = []
@@ -77,6 +78,8 @@ class Totals:
 
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
+    """How many errors of each kind (a rejection's code, ``closed``)."""
     hands: int = 0
     server_cpu: float = 0.0
     """CPU seconds the server process spent while the clients played."""
@@ -185,6 +188,8 @@ class SimClient:
                 kind = message.type
                 if kind == "rejected":
                     self.totals.errors += 1
+                    reasons = self.totals.reasons
+                    reasons[message.code] = reasons.get(message.code, 0) + 1
                 elif kind == "scores" and message.rounds:
                     self.totals.hands += 1
                 elif kind == "state":
@@ -201,6 +206,7 @@ class SimClient:
                         )
         except websockets.ConnectionClosed:
             self.totals.errors += 1
+            self.totals.reasons["closed"] = self.totals.reasons.get("closed", 0) + 1
 
 
 async def run_step(
@@ -372,6 +378,11 @@ def run_site_steps(
                     f" {totals.client_cpu / actions * 1e6:17.0f}",
                     flush=True,
                 )
+                if totals.reasons:
+                    print(
+                        "        errors: "
+                        + ", ".join(f"{k} {v}" for k, v in totals.reasons.items())
+                    )
                 good = p99 < GOAL_MS and totals.errors == 0 and connected == n
                 if good:
                     within = n

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import redis as redis_sync
 import redis.asyncio
@@ -22,6 +23,7 @@ from meldhall.core.fairness import match_seed
 from meldhall.games.registry import find_game
 from meldhall.server.app import create_app
 from meldhall.server.cluster.leases import Leases
+from meldhall.server.cluster.relay import Envelope, Relay, raw
 from meldhall.server.settings import SettingError, Settings
 from meldhall.store.fences import fence_of, raise_fence
 from meldhall.store.repository import Store
@@ -113,6 +115,40 @@ def test_leases_are_exclusive_their_tokens_grow_and_they_expire() -> None:
         with pytest.raises(ValueError, match="spaces"):
             Leases(client, "a b")
         await client.aclose()
+
+    run(main())
+
+
+def test_the_relay_keeps_the_order_and_broadcasts_to_all() -> None:
+    url = _redis_db(6)
+
+    async def main() -> None:
+        a = Relay(redis.asyncio.Redis.from_url(url), "a")
+        b = Relay(redis.asyncio.Redis.from_url(url), "b")
+        got: dict[str, list[Any]] = {"a": [], "b": []}
+        done = asyncio.Event()
+
+        def keep(name: str) -> Any:
+            def handler(envelope: Envelope) -> None:
+                got[name].append((envelope.k, envelope.origin, msgspec.json.decode(envelope.m)))
+                if len(got["b"]) == 501 and len(got["a"]) == 1:
+                    done.set()
+
+            return handler
+
+        for relay, name in ((a, "a"), (b, "b")):
+            relay.handlers.update(out=keep(name), lobby=keep(name))
+            await relay.start()
+        for i in range(500):
+            a.send("b", Envelope(k="out", c="c", m=raw({"n": i})))
+            if i % 7 == 0:
+                await asyncio.sleep(0)  # over several loop turns, so several batches
+        a.broadcast(Envelope(k="lobby", key="t", m=raw(None)))
+        await asyncio.wait_for(done.wait(), 10)
+        assert [m for _k, _o, m in got["b"][:500]] == [{"n": i} for i in range(500)]
+        assert got["b"][500] == got["a"][0] == ("lobby", "a", None)
+        await a.close()
+        await b.close()
 
     run(main())
 

@@ -106,6 +106,10 @@ class EdgeConnection(OnlineConnection):
         except Rejected as exc:
             self.out.put_nowait(exc.to_json())
             return
+        except Exception:  # Redis or the database away: the client may try again
+            log.exception("a %s message could not be routed", kind)
+            self._reject("server_error", "the site cannot reach that table now; try again")
+            return
         if target is None:
             await super()._dispatch(kind, message)
         else:

@@ -9,6 +9,7 @@ import json
 import random
 import signal
 import time
+from datetime import timedelta
 from pathlib import Path
 from typing import Any
 
@@ -16,6 +17,7 @@ import msgspec
 import pytest
 import redis as redis_sync
 import redis.asyncio
+from sqlalchemy import text
 from starlette.testclient import TestClient
 
 from meldhall.bots.base import make_bot
@@ -25,7 +27,9 @@ from meldhall.server.app import create_app
 from meldhall.server.cluster.leases import Leases
 from meldhall.server.cluster.relay import Envelope, Relay, raw
 from meldhall.server.settings import SettingError, Settings
+from meldhall.store.cleanup import cleanup
 from meldhall.store.fences import fence_of, raise_fence
+from meldhall.store.models import utcnow
 from meldhall.store.repository import Store
 from tests.server.online_client import Client, ServerProcess, bounded, run
 from tests.service import servers
@@ -487,3 +491,25 @@ def test_a_table_of_one_process_played_and_watched_from_the_other(tmp_path: Path
     finally:
         one.stop()
         two.stop()
+
+
+def test_cleanup_forgets_the_fencing_tokens_of_old_matches(database_url: str) -> None:
+    store = Store(database_url)
+    session = store.session(None).token
+    players = [{"kind": "bot", "bot": "random"}] * 2
+    old, fresh, playing = (
+        store.create_match(session, "remi", {}, players, "00" * 32, []) for _ in range(3)
+    )
+    for token, match in enumerate((old, fresh, playing), start=1):
+        assert raise_fence(store.engine, match.id, token, "p")
+    store.finish_match(old.id, {"scores": [1, 2]})
+    store.finish_match(fresh.id, {"scores": [1, 2]})
+    with store.engine.begin() as conn:
+        conn.execute(
+            text("UPDATE matches SET finished = :at WHERE id = :id"),
+            {"at": utcnow() - timedelta(days=40), "id": old.id},
+        )
+    assert cleanup(store.engine, 30)["fencing tokens"] == 1
+    assert fence_of(store.engine, old.id) is None
+    assert fence_of(store.engine, fresh.id) == 2 and fence_of(store.engine, playing.id) == 3
+    store.close()

@@ -322,7 +322,9 @@ def test_two_processes_one_lobby_twenty_tables_and_a_sigkill(tmp_path: Path) -> 
     try:
         one.start()
         two.start()
-        assert run(bounded(main(), 90)) < 10.0
+        seconds = run(bounded(main(), 90))
+        print(f"tables of the killed process served again after {seconds:.1f} s")
+        assert seconds < 10.0
         for match_id, count in logged.items():
             data = store.load_match(match_id)
             assert data is not None

@@ -114,6 +114,25 @@ class SiteLobby(Lobby):
                 return table_id
         raise Rejected("server_error", "no new table could be opened; try again")
 
+    def create(
+        self,
+        conn: Any,
+        game_id: str,
+        options: dict[str, Any],
+        settings: dict[str, Any],
+        public: bool,
+        name: str,
+        table_id: str | None = None,
+    ) -> Waiting:
+        """Return a new waiting table (see ``Lobby.create``); a table refused gives up the
+        lease its id was drawn with."""
+        try:
+            return super().create(conn, game_id, options, settings, public, name, table_id)
+        except Rejected:
+            if table_id is not None:
+                self.node.release_soon("l:" + table_id)
+            raise
+
     def forget(self, match_id: str) -> None:
         """Drop a finished match's table (see ``Lobby.forget``) and give its lease up."""
         before = set(self.tables)

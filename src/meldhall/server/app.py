@@ -281,15 +281,19 @@ def create_app(
         limits = dataclasses.replace(limits, allowed_origins=settings.allowed_origins)
     Path(settings.data).mkdir(parents=True, exist_ok=True)  # the database or its snapshot key
     store = Store(settings.resolved_database_url(), load_key(Path(settings.data)))
-    manager = OnlineManager(
-        store,
-        bot_delay=settings.bot_delay,
-        keep_finished=settings.keep_finished,
-        unload_idle=limits.solo_grace_seconds,
-        snapshot_every=limits.snapshot_every,
-        clock_floors=limits.clock_floors(),
-    )
-    lobby = Lobby(manager, limits, rate=settings.rate, burst=settings.burst)
+    tables: dict[str, Any] = {
+        "bot_delay": settings.bot_delay,
+        "keep_finished": settings.keep_finished,
+        "unload_idle": limits.solo_grace_seconds,
+        "snapshot_every": limits.snapshot_every,
+        "clock_floors": limits.clock_floors(),
+    }
+    node = None
+    if settings.redis_url:  # one process of a site (server/cluster/)
+        node, manager, lobby = site_parts(settings, limits, store, tables)
+    else:
+        manager = OnlineManager(store, **tables)
+        lobby = Lobby(manager, limits, rate=settings.rate, burst=settings.burst)
     people = People(store, chat_on=settings.chat == "on")
     lobby.people = people
     lobby.chat = Chat(people, lobby.connections)
@@ -297,13 +301,18 @@ def create_app(
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await lobby.restore()
+        if node is not None:
+            await node.start()
+        else:
+            await lobby.restore()
         store.start_checkpoints()
         settle_memory()
         upkeep = asyncio.get_running_loop().create_task(expire_sessions_every(store, limits))
         yield
         upkeep.cancel()
         await manager.close()
+        if node is not None:
+            await node.close()
         store.close()
 
     routes = [
@@ -347,6 +356,7 @@ def create_app(
     app.state.lobby = lobby
     app.state.people = people
     app.state.web = WEB
+    app.state.node = node
     app.state.metrics = ops.app_registry(app.state)
     return app
 
@@ -357,9 +367,28 @@ async def counted_websocket(socket: WebSocket) -> None:
     state = socket.app.state
     state.connections += 1
     try:
-        await websocket_endpoint(socket)
+        if state.node is not None:
+            await state.node.serve(socket, state.addresses)
+        else:
+            await websocket_endpoint(socket)
     finally:
         state.connections -= 1
+
+
+def site_parts(
+    settings: Settings, limits: Limits, store: Store, tables: dict[str, Any]
+) -> tuple[Any, OnlineManager, Lobby]:
+    """Return the node, tables and lobby of one process of a site on ``settings.redis_url``
+    (server/cluster/)."""
+    from meldhall.server.cluster.lobby import SiteLobby
+    from meldhall.server.cluster.node import Node
+    from meldhall.server.cluster.tables import SiteManager
+
+    node = Node(settings.redis_url, store, ttl=settings.lease_seconds)
+    manager = SiteManager(store, node, **tables)
+    lobby = SiteLobby(manager, node, limits, rate=settings.rate, burst=settings.burst)
+    node.attach(manager, lobby)
+    return node, manager, lobby
 
 
 def app_from_env() -> Starlette:

@@ -176,6 +176,14 @@ class Lobby:
         self.rate_seats(waiting)
         for token, conn in waiting.members.items():
             conn.out.put_nowait({"type": "table", "table": waiting.json(token)})
+        self.changed(waiting)
+
+    def changed(self, waiting: Waiting) -> None:
+        """Take note that a table changed (a site's lobby tells the other processes)."""
+
+    async def new_table_id(self) -> str:
+        """Return the id of a new lobby table (a site's lobby takes its lease first)."""
+        return secrets.token_urlsafe(12)
 
     def check_new(
         self, conn: OnlineConnection, game_id: str, options: dict[str, Any], settings: Any
@@ -211,13 +219,14 @@ class Lobby:
         settings: dict[str, Any],
         public: bool,
         name: str,
+        table_id: str | None = None,
     ) -> Waiting:
-        """Return a new waiting table with its creator (``conn``) seated as host (raise
-        ``Rejected`` as ``check_new`` does)."""
+        """Return a new waiting table (id ``table_id``, default a new one) with its creator
+        (``conn``) seated as host (raise ``Rejected`` as ``check_new`` does)."""
         settings = self.check_new(conn, game_id, options, settings)
         assert conn.token is not None
         data = LobbyData(
-            id=secrets.token_urlsafe(12),
+            id=table_id or secrets.token_urlsafe(12),
             game=game_id,
             options=dict(options),
             settings=settings,
@@ -387,8 +396,9 @@ class Lobby:
             conn.out.put_nowait({**message, "table": waiting.data.id})
             return waiting
         old = table.lobby
+        table_id = await self.new_table_id()
         waiting = self.create(
-            conn, old.game, dict(old.options), dict(old.settings), old.public, name
+            conn, old.game, dict(old.options), dict(old.settings), old.public, name, table_id
         )
         self.rematches[old.id] = waiting.data.id
         table.send_all({**message, "table": waiting.data.id})
@@ -505,6 +515,7 @@ class OnlineConnection(Connection):
             message.get("settings", {}),
             bool(message.get("public", True)),
             self.lobby.shown_name(self, message.get("name", "")),
+            await self.lobby.new_table_id(),
         )
 
     async def _on_join(self, message: dict[str, Any]) -> None:

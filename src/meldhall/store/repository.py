@@ -337,6 +337,19 @@ class Store:
         lost, self._lost_batch = self._lost_batch, False
         return lost
 
+    def fence_actions(self, fences: dict[str, int]) -> None:
+        """Insert a match's actions from now on only while its fence row holds the token of
+        ``fences`` (store/fences.py: a site of many processes); raise ``ValueError`` for a
+        store with no batched action log (in-memory SQLite)."""
+        if self._log is None:
+            raise ValueError(f"the database {self.engine.url!r} cannot fence its action log")
+        self._log.fence(fences)
+
+    def refused_matches(self) -> set[str]:
+        """Return the matches whose committed actions the fence refused since the last call
+        (their tables lost their lease: nothing of them was stored)."""
+        return set() if self._log is None else self._log.take_refused()
+
     def _commit_before_use(self, *_args: Any) -> None:
         self.commit_staged()
 

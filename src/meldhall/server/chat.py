@@ -9,10 +9,10 @@ the chat and do not write.
 
 from __future__ import annotations
 
-import time
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
+from meldhall.server.limits import TokenBucket
 from meldhall.server.names import name_key
 from meldhall.server.people import People, author_id
 from meldhall.store.chat import ChatMessage
@@ -33,23 +33,10 @@ QUICK_PHRASES = ("good_luck", "well_played", "thanks")
 """The quick phrases (catalog keys ``chat.quick.<key>``: each reader sees its language)."""
 
 
-class FloodLimit:
-    """A token bucket for one connection's chat messages."""
-
-    def __init__(self, rate: float = FLOOD_RATE, burst: float = FLOOD_BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def allow(self) -> bool:
-        """Return whether one more message may be sent now (and count it)."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+def flood_limit() -> TokenBucket:
+    """Return one connection's chat budget: ``FLOOD_BURST`` lines at once, then one every
+    2 seconds."""
+    return TokenBucket(FLOOD_RATE, FLOOD_BURST)
 
 
 def clean_text(raw: str) -> str:

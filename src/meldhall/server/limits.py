@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import time
 from collections.abc import Mapping
 from dataclasses import dataclass
 
@@ -97,3 +98,23 @@ def _read(raw: str, default: object) -> object:
     if isinstance(default, float):
         return float(raw)
     return tuple(part.strip() for part in raw.split(",") if part.strip())
+
+
+class TokenBucket:
+    """A token bucket: ``rate`` messages a second on average, ``burst`` at once (a
+    connection's messages, a person's chat lines)."""
+
+    def __init__(self, rate: float, burst: float) -> None:
+        self.rate, self.burst = rate, burst
+        self.tokens = burst
+        self.at = time.monotonic()
+
+    def allow(self) -> bool:
+        """Return whether one more message may pass now (and count it)."""
+        now = time.monotonic()
+        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
+        self.at = now
+        if self.tokens < 1:
+            return False
+        self.tokens -= 1
+        return True

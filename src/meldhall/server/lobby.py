@@ -18,9 +18,9 @@ from starlette.websockets import WebSocket
 from meldhall.bots.base import strongest_bot_name
 from meldhall.core.errors import MeldhallError
 from meldhall.games.registry import UnknownGame
-from meldhall.server.chat import Chat, FloodLimit
+from meldhall.server.chat import Chat, flood_limit
 from meldhall.server.games import available_games
-from meldhall.server.limits import Limits
+from meldhall.server.limits import Limits, TokenBucket
 from meldhall.server.people import People
 from meldhall.server.security import AddressBook
 from meldhall.server.ws import Connection
@@ -113,7 +113,7 @@ class Lobby:
         self.manager = manager
         self.limits = limits or Limits()
         self.rate, self.burst = rate, burst
-        """Each connection's message budget (see ``RateLimit``)."""
+        """Each connection's message budget (see ``rate_limit``)."""
         self.store = manager.lobby_store
         self.tables: dict[str, Waiting] = {}
         self.rematches: dict[str, str] = {}
@@ -415,23 +415,9 @@ class Lobby:
         return table
 
 
-class RateLimit:
-    """A token bucket: ``RATE`` messages a second on average, ``BURST`` at once."""
-
-    def __init__(self, rate: float = RATE, burst: float = BURST) -> None:
-        self.rate, self.burst = rate, burst
-        self.tokens = burst
-        self.at = time.monotonic()
-
-    def allow(self) -> bool:
-        """Return whether one more message may pass now (and count it)."""
-        now = time.monotonic()
-        self.tokens = min(self.burst, self.tokens + (now - self.at) * self.rate)
-        self.at = now
-        if self.tokens < 1:
-            return False
-        self.tokens -= 1
-        return True
+def rate_limit(rate: float = RATE, burst: float = BURST) -> TokenBucket:
+    """Return a connection's message budget: ``RATE`` a second on average, ``BURST`` at once."""
+    return TokenBucket(rate, burst)
 
 
 class OnlineConnection(Connection):
@@ -447,8 +433,8 @@ class OnlineConnection(Connection):
         super().__init__(socket, manager, manager.store, lobby.limits, addresses)
         self.lobby = lobby
         self.waiting: Waiting | None = None
-        self.limit = RateLimit(lobby.rate, lobby.burst)
-        self.chat_limit = FloodLimit()
+        self.limit = rate_limit(lobby.rate, lobby.burst)
+        self.chat_limit = flood_limit()
 
     def _chat(self) -> Chat:
         if self.lobby.chat is None:

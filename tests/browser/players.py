@@ -79,18 +79,18 @@ def _discard_safely(page: Any) -> None:
     """Discard a tile the table does not warn about; confirm a costly one only when every
     tile is costly (as a careful player would)."""
     _unselect(page, ".rack .piece")
-    pieces = page.locator(".rack .piece")
-    for i in range(pieces.count()):
+    for token in _tokens(page, ".rack .piece"):
+        piece = page.locator(f".rack .piece[data-token='{token}']")
         try:
-            pieces.nth(i).click(timeout=4_000)
+            piece.click(timeout=4_000)
             if not _visible(page, "#act-discard"):
-                pieces.nth(i).click(timeout=4_000)
+                piece.click(timeout=4_000)
                 continue
             page.click("#act-discard", timeout=4_000)
             if not _visible(page, "#confirm-discard"):
                 return
             page.click("#confirm [data-close]", timeout=4_000)
-            pieces.nth(i).click(timeout=4_000)
+            _unselect(page, ".rack .piece")
         except PlaywrightTimeout:
             return
     _discard(page)

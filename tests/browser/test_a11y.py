@@ -1,6 +1,7 @@
-"""Who can use the pages: axe-core finds no critical or serious problem on any page nor on any
-game's table at the start, mid-hand and at the end of a hand; every piece and control has an
-accessible name; a whole hand of okey and one of Sichuan are played with the keyboard only;
+"""Who can use the pages: axe-core finds no critical or serious problem on any page (every
+game's table at the start, mid-hand and at the end of a hand: tests/browser/test_layout.py,
+which plays one hand of each); every piece and control has an accessible name; a whole hand
+of okey and one of Sichuan are played with the keyboard only;
 the okey rack is photographed under colour-vision deficiencies with the colour letters on."""
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from tests.browser.a11y import (
     wait_change,
 )
 from tests.browser.conftest import SCREENS, Server, shot, start_match
-from tests.browser.players import PLAYERS, TURN, play_until_hand_over
+from tests.browser.players import TURN
 
 pytestmark = pytest.mark.browser
 
@@ -58,30 +59,6 @@ def test_every_page_passes_axe(page: Any, server: Server) -> None:
         check(page, f"rules {game}", problems)
         page.click("#tab-full")
         check(page, f"rules {game} full", problems)
-    assert not problems
-
-
-@pytest.mark.parametrize("game", [g for g in PLAYERS if g not in KEYBOARD])
-def test_a_table_passes_axe_from_start_to_end_of_hand(page: Any, server: Server, game: str) -> None:
-    if game not in available_games():
-        pytest.skip(f"{game} is not available")
-    problems: dict[str, list[str]] = {}
-    page.goto(f"{server.url}/play/{game}")
-    page.wait_for_selector("#start-match")
-    check(page, "start dialog", problems)
-    page.click("#start-match")
-    page.wait_for_function("document.body.dataset.stateId !== undefined")
-    check(page, "start", problems)
-    moves = {"n": 0}
-
-    def move(p: Any) -> None:
-        moves["n"] += 1
-        if moves["n"] == MID_HAND:
-            check(p, "mid-hand", problems)
-        PLAYERS[game](p)
-
-    play_until_hand_over(page, move)
-    check(page, "end of hand", problems)
     assert not problems
 
 

@@ -5,7 +5,9 @@ outside the window, no two seat areas overlap, the status line shows whole, the 
 primary button is in view and clickable, and a tile stays at least 28 px wide on the laptop
 and the sideways phone (the upright phone keeps a two-row rack with smaller pieces).
 
-One page per game plays a whole hand and is measured at the three sizes in each phase."""
+One page per game plays a whole hand and is measured at the three sizes in each phase; in
+each phase axe-core finds no critical or serious problem and every piece and control has an
+accessible name (the who-can-use-it checks of tests/browser/test_a11y.py, on the same hand)."""
 
 from __future__ import annotations
 
@@ -17,6 +19,7 @@ from typing import Any
 import pytest
 
 from meldhall.server.games import available_games
+from tests.browser.a11y import axe_violations, unnamed
 from tests.browser.conftest import Server, engine_first_hand, shot, start_match
 from tests.browser.players import PLAYERS, play_until_hand_over
 
@@ -47,9 +50,13 @@ WIDTHS = """sel => [...document.querySelectorAll(sel)]
 
 
 def check_sizes(page: Any, game: str, phase: str) -> None:
-    """Measure the table at every size (then go back to the first); fail with every problem
-    found; save a screenshot of each size at the hand's end."""
+    """Measure the table at every size (then go back to the first), and ask axe-core and the
+    accessibility tree at the first; fail with every problem found; save a screenshot of
+    each size at the hand's end."""
     found: dict[str, list[str]] = {}
+    access = axe_violations(page) + [f"no name: {x}" for x in unnamed(page)]
+    if access:
+        found["access"] = access
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(250)

@@ -29,12 +29,12 @@ from bisect import insort
 from typing import Any
 
 from meldhall.core import errors
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Action, Event, Outcome, Seat
 from meldhall.core.errors import EngineBug, IllegalAction
 from meldhall.core.rng import SeededStream, derive
 from meldhall.core.tiles import parse_okey_many
 from meldhall.games.okey.actions import (
+    CODEC,
     DISCARDS,
     DRAW,
     END,
@@ -45,10 +45,8 @@ from meldhall.games.okey.actions import (
     DiscardWin,
     Draw,
     EndHand,
-    OkeyAction,
     ShowIndicator,
     TakeDiscard,
-    parse_action,
 )
 from meldhall.games.okey.deal import canonical_deal
 from meldhall.games.okey.discards import winning_discards
@@ -312,7 +310,7 @@ class OkeyState:
     def apply(self, seat: Seat, action: Action) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction`` with the
         spec's reason code, leaving the state unchanged."""
-        refuse_malformed(action, OkeyAction, parse_action)
+        CODEC.check(action)
         if self.outcome_value is not None:
             raise IllegalAction(errors.MATCH_OVER, f"seat {seat}: the match is over")
         if seat != self.turn:

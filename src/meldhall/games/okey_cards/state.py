@@ -9,20 +9,19 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome, Seat
 from meldhall.core.engine import Action as AnyAction
 from meldhall.core.errors import EngineBug, IllegalAction
 from meldhall.core.tiles import OKEY_CARDS
 from meldhall.games.okey_cards import view
 from meldhall.games.okey_cards.actions import (
+    CODEC,
     Action,
     Discard,
     Draw,
     Quit,
     Select,
     Unselect,
-    parse_action,
 )
 from meldhall.games.okey_cards.options import OkeyCardsOptions
 from meldhall.games.okey_cards.pieces import CARD_COUNT, token
@@ -113,7 +112,7 @@ class OkeyCardsState:
     # ------------------------------------------------------------------ actions
 
     def _check(self, seat: Seat, action: AnyAction) -> None:
-        refuse_malformed(action, Action, parse_action)
+        CODEC.check(action)
         if self.phase == "OVER":
             raise IllegalAction("GAME_OVER", f"{action}: the game is over")
         if seat != 0:
@@ -131,7 +130,7 @@ class OkeyCardsState:
         elif isinstance(action, Unselect):
             if action.card.id not in self.field:
                 raise IllegalAction("NOT_ON_FIELD", f"{action}: {action.card} is not on the field")
-        elif not isinstance(action, Quit):  # pragma: no cover - refuse_malformed saw to it
+        elif not isinstance(action, Quit):  # pragma: no cover - CODEC.check saw to it
             raise EngineBug(f"okey-cards: no check for {action!r}")
 
     def apply(self, seat: Seat, action: AnyAction) -> tuple[Event, ...]:

@@ -13,11 +13,11 @@ from bisect import insort
 from collections.abc import Iterable
 from typing import Any
 
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome
 from meldhall.core.errors import MATCH_OVER, EngineBug, IllegalAction
 from meldhall.games.okey_ladder import legal, view
 from meldhall.games.okey_ladder.actions import (
+    CODEC,
     Discard,
     Draw,
     GivePair,
@@ -27,7 +27,6 @@ from meldhall.games.okey_ladder.actions import (
     ReplaceJoker,
     ReturnTaken,
     TakeDiscard,
-    parse_action,
 )
 from meldhall.games.okey_ladder.combos import (
     GROUP,
@@ -254,7 +253,7 @@ class LadderState:
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Apply ``action`` for ``seat`` and return its events, or raise ``IllegalAction``
         (the state unchanged)."""
-        refuse_malformed(action, tuple(_HANDLERS), parse_action)
+        CODEC.check(action)
         handler = _HANDLERS[type(action)]
         if self.over:
             raise _illegal(MATCH_OVER, seat, action, "the match is over")
@@ -917,14 +916,16 @@ class LadderState:
             raise EngineBug("okey-ladder: the taken tile is in the centre")
 
 
-_HANDLERS: dict[type, Any] = {
-    Draw: LadderState._draw,
-    TakeDiscard: LadderState._take,
-    ReturnTaken: LadderState._return,
-    Recall: LadderState._recall,
-    Meld: LadderState._meld,
-    LayOff: LadderState._layoff,
-    ReplaceJoker: LadderState._replace,
-    GivePair: LadderState._give,
-    Discard: LadderState._discard,
-}
+_HANDLERS = CODEC.handlers(
+    {
+        Draw: LadderState._draw,
+        TakeDiscard: LadderState._take,
+        ReturnTaken: LadderState._return,
+        Recall: LadderState._recall,
+        Meld: LadderState._meld,
+        LayOff: LadderState._layoff,
+        ReplaceJoker: LadderState._replace,
+        GivePair: LadderState._give,
+        Discard: LadderState._discard,
+    }
+)

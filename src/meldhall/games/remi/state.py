@@ -18,12 +18,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import Event, Outcome, ranks_by
 from meldhall.core.errors import MATCH_OVER, EngineBug, IllegalAction, OptionsError
 from meldhall.core.options import options_to_json
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.remi.actions import (
+    CODEC,
     DISCARDS,
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -36,7 +36,6 @@ from meldhall.games.remi.actions import (
     MeldSpec,
     Open,
     RemiAction,
-    parse_action,
 )
 from meldhall.games.remi.legal import MoveRules, TableIndex, index_table, places_card, placing_moves
 from meldhall.games.remi.melds import (
@@ -266,7 +265,7 @@ class RemiState:
 
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction``."""
-        refuse_malformed(action, RemiAction, parse_action)
+        CODEC.check(action)
         if self.phase == OVER:
             raise IllegalAction(MATCH_OVER, f"seat {seat}: the match is over")
         if seat != self.current:
@@ -279,7 +278,7 @@ class RemiState:
             events = self._discard(seat, action)
         elif isinstance(action, Open | MeldAction | LayOff | Exchange):
             events = self._place(seat, action)
-        else:  # pragma: no cover - refuse_malformed let only remi actions through
+        else:  # pragma: no cover - CODEC.check let only remi actions through
             raise EngineBug(f"remi: no handler for {action!r}")
         self._legal = None
         return tuple(events)

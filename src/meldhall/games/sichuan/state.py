@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome, ranks_by
 from meldhall.core.errors import MATCH_OVER, EngineBug, IllegalAction
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.sichuan import view
 from meldhall.games.sichuan.actions import (
     ADDED_KONGS,
+    CODEC,
     CONCEALED_KONGS,
     DECLARES,
     DISCARDS,
@@ -39,7 +39,6 @@ from meldhall.games.sichuan.actions import (
     Pung,
     SichuanAction,
     Win,
-    parse_action,
 )
 from meldhall.games.sichuan.fan import Meld as FanMeld
 from meldhall.games.sichuan.fan import WinScore, ready_value, score_win
@@ -327,7 +326,7 @@ class SichuanState:
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Apply a legal action of ``seat`` and return its events, or raise
         ``IllegalAction`` (leaving the state unchanged)."""
-        refuse_malformed(action, SichuanAction, parse_action)
+        CODEC.check(action)
         if self.result is not None:
             raise IllegalAction(MATCH_OVER, f"the match is over; seat {seat} cannot {action}")
         if seat not in self._to_act:

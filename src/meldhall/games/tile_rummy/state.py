@@ -12,13 +12,13 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome, ranks_by
 from meldhall.core.engine import Action as EngineAction
 from meldhall.core.errors import EngineBug, IllegalAction
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.tile_rummy import checks, view
 from meldhall.games.tile_rummy.actions import (
+    CODEC,
     DRAW,
     END_ROUND,
     Action,
@@ -31,7 +31,6 @@ from meldhall.games.tile_rummy.actions import (
     TakeDiscard,
     Timeout,
     Use,
-    parse_action,
 )
 from meldhall.games.tile_rummy.checks import fail
 from meldhall.games.tile_rummy.legal import Acceptors, add_actions, meld_actions, take_actions
@@ -352,7 +351,7 @@ class TileRummyState:
     def apply(self, seat: int, action: EngineAction) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction`` (nothing
         changes then; an object that is no tile-rummy action is rejected too)."""
-        refuse_malformed(action, Action, parse_action)
+        CODEC.check(action)
         events: list[Event] = []
         if isinstance(action, Draw):
             checks.check_turn(self, seat, "draw", action)
@@ -381,7 +380,7 @@ class TileRummyState:
             self._place(seat, action, checked, events)
         elif isinstance(action, Timeout):
             self._timeout(seat, action, events)
-        else:  # pragma: no cover - refuse_malformed let only tile-rummy actions through
+        else:  # pragma: no cover - CODEC.check let only tile-rummy actions through
             raise EngineBug(f"tile-rummy: no handler for {action!r}")
         return tuple(events)
 

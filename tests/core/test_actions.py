@@ -201,6 +201,9 @@ def test_every_game_declares_its_actions_with_the_codec() -> None:
     for gid, package in GAME_MODULES.items():
         codec = importlib.import_module(f"{package}.actions").CODEC
         assert isinstance(codec, Codec) and codec.actions
+        # One dispatch shape: apply runs the handler of the action's class.
+        handlers = importlib.import_module(f"{package}.state")._HANDLERS
+        assert set(handlers) == set(codec.actions), gid
         for cls in codec.actions:
             assert issubclass(cls, Coded), f"{gid}: {cls.__name__} is not declared"
         verbs = [cls.form.verb for cls in codec.actions]

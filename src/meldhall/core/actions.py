@@ -95,7 +95,7 @@ def _reading(read: Callable[[str], Any], token: str) -> Any:
         return read(token)
     except ParseError:
         raise
-    except (ValueError, KeyError, IndexError, TypeError):
+    except (ValueError, KeyError, IndexError, TypeError, AttributeError):
         raise ParseError(f"{token!r} names no piece of this game") from None
 
 
@@ -177,7 +177,7 @@ class Pieces:
             return self.read_many(tokens)
         except ParseError:
             raise
-        except (ValueError, KeyError, IndexError, TypeError) as exc:
+        except (ValueError, KeyError, IndexError, TypeError, AttributeError) as exc:
             raise ParseError(f"{list(tokens)!r}: {exc}") from None
 
 
@@ -558,14 +558,12 @@ class Form:
         if self.together:
             for name in self.together:
                 value = data[name]
-                if isinstance(self.fields[name], Pieces) and (
-                    not isinstance(value, list) or not value
-                ):
-                    raise ParseError(f"{name} is a non-empty list of tokens")
-                if not all(
-                    isinstance(t, str) for t in (value if isinstance(value, list) else [value])
-                ):
-                    raise ParseError(f"{name}: pieces are tokens, not {value!r}")
+                if not isinstance(self.fields[name], Pieces):
+                    value = [value]
+                elif not isinstance(value, list) or not value:
+                    raise ParseError(f"{name} is a non-empty list of tokens, not {value!r}")
+                if not all(isinstance(t, str) for t in value):
+                    raise ParseError(f"{name}: pieces are tokens, not {data[name]!r}")
             raw = {
                 name: (data[name] if isinstance(self.fields[name], Pieces) else [data[name]])
                 for name in self.together
@@ -615,11 +613,13 @@ class Codec:
     _by_type: dict[str, type[Coded]] = field(init=False, repr=False)
     _bare: dict[str, Coded] = field(init=False, repr=False)
     _checked: set[Coded] = field(init=False, repr=False, default_factory=set)
+    _types: frozenset[type] = field(init=False, repr=False)
 
     def __post_init__(self) -> None:
         fold = str.upper if self.fold_case else str
         self._by_verb = {fold(cls.form.verb): cls for cls in self.actions}
         self._by_type = {cls.form.json_type: cls for cls in self.actions}
+        self._types = frozenset(self.actions)
         if self.types_as_text:
             self._by_verb = {**{fold(t): c for t, c in self._by_type.items()}, **self._by_verb}
         self._bare = {cls.form.json_type: cls() for cls in self.actions if not cls.form.fields}
@@ -661,11 +661,12 @@ class Codec:
             raise ParseError(f"{self.game} action {data!r}: {exc}") from None
 
     def check(self, action: object) -> None:
-        """Return None when ``action`` is one of the game's actions whose fields all name a
+        """Return None when ``action`` is of one of the game's action classes (exactly: the
+        handlers are looked up by class) whose fields all name a
         piece or place (its text form reads back as the same action); else raise
         ``IllegalAction`` with ``UNKNOWN_ACTION`` or ``MALFORMED_ACTION``, never another
         exception."""
-        if not isinstance(action, self.actions):
+        if type(action) not in self._types:
             raise IllegalAction(UNKNOWN_ACTION, f"not an action of {self.game}: {action!r}")
         try:
             if action in self._checked:
@@ -681,7 +682,7 @@ class Codec:
             raise IllegalAction(MALFORMED_ACTION, f"{action!r} names no piece or place")
         if len(self._checked) > 50_000:
             self._checked.clear()
-        self._checked.add(action)
+        self._checked.add(back)
 
     def handlers(self, table: Mapping[type, Handler]) -> dict[type, Handler]:
         """Return ``table`` (action class to the state's handler) once it names exactly the

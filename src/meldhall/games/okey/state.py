@@ -315,20 +315,8 @@ class OkeyState:
             raise IllegalAction(errors.MATCH_OVER, f"seat {seat}: the match is over")
         if seat != self.turn:
             raise IllegalAction("NOT_YOUR_TURN", f"seat {seat} cannot act; seat {self.turn} is")
-        if isinstance(action, Discard):
-            events = self._discard(seat, action.tile)
-        elif isinstance(action, Draw):
-            events = self._draw(seat)
-        elif isinstance(action, TakeDiscard):
-            events = self._take(seat)
-        elif isinstance(action, DiscardWin):
-            events = self._discard_win(seat, action.tile)
-        elif isinstance(action, ShowIndicator):
-            events = self._show(seat)
-        elif isinstance(action, EndHand):
-            events = self._end_hand(seat)
-        else:  # pragma: no cover - refuse_malformed let only okey actions through
-            raise EngineBug(f"okey: no handler for {action!r}")
+        events: list[Event] = []
+        _HANDLERS[type(action)](self, seat, action, events)
         self._version += 1
         return tuple(events)
 
@@ -336,7 +324,7 @@ class OkeyState:
         if self.phase != phase:
             raise IllegalAction("WRONG_PHASE", f"seat {seat} cannot {what} in phase {self.phase}")
 
-    def _draw(self, seat: int) -> list[Event]:
+    def _draw(self, seat: int, action: Draw, events: list[Event]) -> None:
         self._need_phase(seat, AWAIT_TAKE, "draw")
         if self.wall_pos >= len(self.wall):
             raise IllegalAction("WALL_EMPTY", f"seat {seat} cannot draw: the wall is empty")
@@ -345,9 +333,11 @@ class OkeyState:
         insort(self.hands[seat], tile)
         self.moved[seat] = True
         self.phase = AWAIT_DISCARD
-        return [Event("draw", {"wall_count": self.wall_count()}, seat, {"tile": TOKENS[tile]})]
+        events.append(
+            Event("draw", {"wall_count": self.wall_count()}, seat, {"tile": TOKENS[tile]})
+        )
 
-    def _take(self, seat: int) -> list[Event]:
+    def _take(self, seat: int, action: TakeDiscard, events: list[Event]) -> None:
         self._need_phase(seat, AWAIT_TAKE, "take a discard")
         source = self.previous_active(seat)
         pile = self.piles[source]
@@ -367,9 +357,9 @@ class OkeyState:
         if dry:
             self.dry_takes += 1
         self.must_win = forced
-        return [Event("take_discard", {"tile": TOKENS[tile], "from": source}, seat)]
+        events.append(Event("take_discard", {"tile": TOKENS[tile], "from": source}, seat))
 
-    def _show(self, seat: int) -> list[Event]:
+    def _show(self, seat: int, action: ShowIndicator, events: list[Event]) -> None:
         if not self._twin_holder_may_show(seat):
             raise IllegalAction(
                 "SHOW_NOT_ALLOWED",
@@ -379,26 +369,27 @@ class OkeyState:
         deltas = show_deltas(seat, self.active, self.options)
         self.shown_by = seat
         self._add_scores(deltas, "show")
-        return [
+        events.append(
             Event(
                 "show_indicator",
                 {"tile": TOKENS[self.indicator ^ 1], "deltas": deltas, "scores": list(self.scores)},
                 seat,
             )
-        ]
+        )
 
     def _check_tile(self, seat: int, tile: int) -> None:
         self._need_phase(seat, AWAIT_DISCARD, "discard")
         if not 0 <= tile < TILE_COUNT or tile not in self.hands[seat]:
             raise IllegalAction("TILE_NOT_IN_HAND", f"seat {seat} does not hold {tile}")
 
-    def _discard(self, seat: int, tile: int) -> list[Event]:
+    def _discard(self, seat: int, action: Discard, events: list[Event]) -> None:
+        tile = action.tile
         self._check_tile(seat, tile)
         if self.must_win:
             raise IllegalAction(
                 "TAKE_ONLY_TO_WIN", f"seat {seat} took the last discard and must now win"
             )
-        return self._put_discard(seat, tile)
+        events += self._put_discard(seat, tile)
 
     def _put_discard(self, seat: int, tile: int) -> list[Event]:
         self.hands[seat].remove(tile)
@@ -408,7 +399,8 @@ class OkeyState:
         self.phase = AWAIT_TAKE
         return [Event("discard", {"tile": TOKENS[tile]}, seat)]
 
-    def _discard_win(self, seat: int, tile: int) -> list[Event]:
+    def _discard_win(self, seat: int, action: DiscardWin, events: list[Event]) -> None:
+        tile = action.tile
         self._check_tile(seat, tile)
         if tile not in self._wins():
             penalty = self._penalty
@@ -417,7 +409,7 @@ class OkeyState:
                     "NOT_A_WINNING_HAND",
                     f"seat {seat}: the 14 tiles left after discarding {TOKENS[tile]} do not win",
                 )
-            events = self._put_discard(seat, tile)
+            events += self._put_discard(seat, tile)
             deltas = [0] * self.n
             deltas[seat] = -penalty
             self._add_scores(deltas, "false_claim")
@@ -428,7 +420,7 @@ class OkeyState:
                     seat,
                 )
             )
-            return events
+            return
         hand = [t for t in self.hands[seat] if t != tile]
         counts, wild = effective_faces(hand, self.okey)
         joker_discard = is_real_joker(tile, self.okey)
@@ -465,9 +457,9 @@ class OkeyState:
             "points": points,
         }
         full_run = verdict.full_run and self.options.full_run_wins_match
-        return self._hand_over(result, deltas, seat if full_run else None)
+        events += self._hand_over(result, deltas, seat if full_run else None)
 
-    def _end_hand(self, seat: int) -> list[Event]:
+    def _end_hand(self, seat: int, action: EndHand, events: list[Event]) -> None:
         self._need_phase(seat, AWAIT_TAKE, "end the hand")
         if self.wall_pos < len(self.wall):
             raise IllegalAction("WRONG_PHASE", f"seat {seat}: END_HAND needs an empty wall")
@@ -483,7 +475,7 @@ class OkeyState:
             "full_run": False,
             "points": 0,
         }
-        return self._hand_over(result, [0] * self.n, None)
+        events += self._hand_over(result, [0] * self.n, None)
 
     def _add_scores(self, deltas: list[int], reason: str) -> None:
         for s, d in enumerate(deltas):
@@ -648,3 +640,16 @@ class OkeyState:
         other._version += 1
         other._wins_cache = (-1, ())
         return other
+
+
+_HANDLERS = CODEC.handlers(
+    {
+        Draw: OkeyState._draw,
+        TakeDiscard: OkeyState._take,
+        ShowIndicator: OkeyState._show,
+        EndHand: OkeyState._end_hand,
+        Discard: OkeyState._discard,
+        DiscardWin: OkeyState._discard_win,
+    }
+)
+"""The handler of each okey action (``apply`` runs it after the codec's and turn checks)."""

@@ -111,48 +111,53 @@ class OkeyCardsState:
 
     # ------------------------------------------------------------------ actions
 
-    def _check(self, seat: Seat, action: AnyAction) -> None:
+    def apply(self, seat: Seat, action: AnyAction) -> tuple[Event, ...]:
+        """Apply a legal action and return its events, or raise ``IllegalAction`` (reason
+        codes of section 5) leaving the state unchanged."""
         CODEC.check(action)
         if self.phase == "OVER":
             raise IllegalAction("GAME_OVER", f"{action}: the game is over")
         if seat != 0:
             raise IllegalAction("NOT_YOUR_TURN", f"okey-cards has one seat, not seat {seat}")
-        if isinstance(action, Draw):
-            if not self.deck:
-                raise IllegalAction("DECK_EMPTY", "draw: no cards left in the deck")
-            if len(self.hand_cards()) + len(self.field_cards()) >= HAND_SLOTS:
-                raise IllegalAction("HAND_FULL", "draw: hand and field already hold 5 cards")
-        elif isinstance(action, Select | Discard):
-            if action.card.id not in self.hand:
-                raise IllegalAction("NOT_IN_HAND", f"{action}: {action.card} is not in the hand")
-            if isinstance(action, Select) and None not in self.field:
-                raise IllegalAction("FIELD_FULL", f"{action}: the field is full")
-        elif isinstance(action, Unselect):
-            if action.card.id not in self.field:
-                raise IllegalAction("NOT_ON_FIELD", f"{action}: {action.card} is not on the field")
-        elif not isinstance(action, Quit):  # pragma: no cover - CODEC.check saw to it
-            raise EngineBug(f"okey-cards: no check for {action!r}")
-
-    def apply(self, seat: Seat, action: AnyAction) -> tuple[Event, ...]:
-        """Apply a legal action and return its events, or raise ``IllegalAction`` (reason
-        codes of section 5) leaving the state unchanged."""
-        self._check(seat, action)
         events: list[Event] = []
-        if isinstance(action, Draw):
-            events.append(self._draw())
-        elif isinstance(action, Select):
-            events += self._select(action.card.id)
-        elif isinstance(action, Unselect):
-            self._to_hand(action.card.id)
-            events.append(Event("unselect", {"card": str(action.card)}, 0))
-        elif isinstance(action, Discard):
-            self.hand[self.hand.index(action.card.id)] = None
-            self.discards.append(action.card.id)
-            events.append(Event("discard", {"card": str(action.card)}, 0))
-        else:
-            events.append(Event("quit", {"score": self.score}, 0))
-            return tuple(events + self._end("quit"))
-        return tuple(events + self._auto_end())
+        _HANDLERS[type(action)](self, seat, action, events)
+        if self.outcome() is None:
+            events += self._auto_end()
+        return tuple(events)
+
+    def _on_draw(self, seat: Seat, action: Draw, events: list[Event]) -> None:
+        if not self.deck:
+            raise IllegalAction("DECK_EMPTY", "draw: no cards left in the deck")
+        if len(self.hand_cards()) + len(self.field_cards()) >= HAND_SLOTS:
+            raise IllegalAction("HAND_FULL", "draw: hand and field already hold 5 cards")
+        events.append(self._draw())
+
+    def _in_hand(self, action: Select | Discard) -> int:
+        if action.card.id not in self.hand:
+            raise IllegalAction("NOT_IN_HAND", f"{action}: {action.card} is not in the hand")
+        return action.card.id
+
+    def _on_select(self, seat: Seat, action: Select, events: list[Event]) -> None:
+        card = self._in_hand(action)
+        if None not in self.field:
+            raise IllegalAction("FIELD_FULL", f"{action}: the field is full")
+        events += self._select(card)
+
+    def _on_unselect(self, seat: Seat, action: Unselect, events: list[Event]) -> None:
+        if action.card.id not in self.field:
+            raise IllegalAction("NOT_ON_FIELD", f"{action}: {action.card} is not on the field")
+        self._to_hand(action.card.id)
+        events.append(Event("unselect", {"card": str(action.card)}, 0))
+
+    def _on_discard(self, seat: Seat, action: Discard, events: list[Event]) -> None:
+        card = self._in_hand(action)
+        self.hand[self.hand.index(card)] = None
+        self.discards.append(card)
+        events.append(Event("discard", {"card": str(action.card)}, 0))
+
+    def _on_quit(self, seat: Seat, action: Quit, events: list[Event]) -> None:
+        events.append(Event("quit", {"score": self.score}, 0))
+        events += self._end("quit")
 
     def _draw(self) -> Event:
         room = HAND_SLOTS - len(self.hand_cards()) - len(self.field_cards())
@@ -296,3 +301,15 @@ class OkeyCardsState:
         for i, card in zip(slots, pool[len(self.deck) :], strict=True):
             other.hand[i] = card
         return other
+
+
+_HANDLERS = CODEC.handlers(
+    {
+        Draw: OkeyCardsState._on_draw,
+        Select: OkeyCardsState._on_select,
+        Unselect: OkeyCardsState._on_unselect,
+        Discard: OkeyCardsState._on_discard,
+        Quit: OkeyCardsState._on_quit,
+    }
+)
+"""The handler of each okey-cards action (``apply`` runs it after the codec's checks)."""

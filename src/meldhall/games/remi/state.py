@@ -270,30 +270,27 @@ class RemiState:
             raise IllegalAction(MATCH_OVER, f"seat {seat}: the match is over")
         if seat != self.current:
             raise IllegalAction("NOT_YOUR_TURN", f"seat {seat}: it is seat {self.current}'s turn")
-        if isinstance(action, DrawStock | DrawDiscard):
-            events = self._draw(seat, action)
-        elif self.phase != PLAY:
-            raise IllegalAction("WRONG_PHASE", f"seat {seat} must draw first, not {action}")
-        elif isinstance(action, Discard):
-            events = self._discard(seat, action)
-        elif isinstance(action, Open | MeldAction | LayOff | Exchange):
-            events = self._place(seat, action)
-        else:  # pragma: no cover - CODEC.check let only remi actions through
-            raise EngineBug(f"remi: no handler for {action!r}")
+        events: list[Event] = []
+        _HANDLERS[type(action)](self, seat, action, events)
         self._legal = None
         return tuple(events)
 
     def _fail(self, code: str, seat: int, action: object, why: str) -> IllegalAction:
         return IllegalAction(code, f"seat {seat} {action}: {why}")
 
-    def _draw(self, seat: int, action: DrawStock | DrawDiscard) -> list[Event]:
+    def _need_play(self, seat: int, action: RemiAction) -> None:
+        if self.phase != PLAY:
+            raise IllegalAction("WRONG_PHASE", f"seat {seat} must draw first, not {action}")
+
+    def _draw(self, seat: int, action: DrawStock | DrawDiscard, events: list[Event]) -> None:
         if self.phase != DRAW:
             raise self._fail("WRONG_PHASE", seat, action, "already drawn this turn")
         if isinstance(action, DrawStock):
             card = self.stock.pop()
             self.hands[seat].append(card)
             self.phase = PLAY
-            return [Event("draw_stock", {"seat": seat}, seat, {"card": card_token(card)})]
+            events.append(Event("draw_stock", {"seat": seat}, seat, {"card": card_token(card)}))
+            return
         top = self.discard[-1]
         if self.options.discard_draw_must_use and not self._usable(
             top, [*self.hands[seat], top], self.melds
@@ -306,7 +303,7 @@ class RemiState:
         if self.options.discard_draw_must_use:
             self.pending = top
         self.phase = PLAY
-        return [Event("draw_discard", {"seat": seat, "card": card_token(top)})]
+        events.append(Event("draw_discard", {"seat": seat, "card": card_token(top)}))
 
     def _check_pending(self, seat: int, action: RemiAction) -> None:
         if self.pending >= 0 and not places_card(action, self.pending):
@@ -329,13 +326,17 @@ class RemiState:
             raise self._fail(found, seat, action, f"{spec} is not a valid meld")
         return found
 
-    def _place(self, seat: int, action: Open | MeldAction | LayOff | Exchange) -> list[Event]:
+    def _place(
+        self, seat: int, action: Open | MeldAction | LayOff | Exchange, events: list[Event]
+    ) -> None:
+        self._need_play(seat, action)
         self._check_pending(seat, action)
         if isinstance(action, Open | MeldAction):
-            return self._lay_melds(seat, action)
-        if isinstance(action, LayOff):
-            return self._lay_off(seat, action)
-        return self._exchange(seat, action)
+            events += self._lay_melds(seat, action)
+        elif isinstance(action, LayOff):
+            events += self._lay_off(seat, action)
+        else:
+            events += self._exchange(seat, action)
 
     def _lay_melds(self, seat: int, action: Open | MeldAction) -> list[Event]:
         is_open = isinstance(action, Open)
@@ -429,7 +430,8 @@ class RemiState:
             if c == self.pending:
                 self.pending = -1
 
-    def _discard(self, seat: int, action: Discard) -> list[Event]:
+    def _discard(self, seat: int, action: Discard, events: list[Event]) -> None:
+        self._need_play(seat, action)
         self._check_pending(seat, action)
         card = action.card
         self._own(seat, action, [card])
@@ -439,11 +441,12 @@ class RemiState:
             raise self._fail("JOKER_DISCARD", seat, action, "jokers may not be discarded")
         self._take_from_hand(seat, [card])
         self.discard.append(card)
-        events = [Event("discard", {"seat": seat, "card": card_token(card)})]
+        events.append(Event("discard", {"seat": seat, "card": card_token(card)}))
         if not self.hands[seat]:
             kalooki = not self.open_at_start and self.kalooki_ok
-            return events + self._end_hand(seat, kalooki)
-        return events + self._enter_draw(self.next_active(seat))
+            events += self._end_hand(seat, kalooki)
+        else:
+            events += self._enter_draw(self.next_active(seat))
 
     # ------------------------------------------------------------------ stock and hand end
 
@@ -607,3 +610,17 @@ class RemiState:
         from meldhall.games.remi.pieces import hand_value
 
         return min(discards, key=lambda a: (-hand_value(a.card, penalty), a.card))
+
+
+_HANDLERS = CODEC.handlers(
+    {
+        DrawStock: RemiState._draw,
+        DrawDiscard: RemiState._draw,
+        Open: RemiState._place,
+        MeldAction: RemiState._place,
+        LayOff: RemiState._place,
+        Exchange: RemiState._place,
+        Discard: RemiState._discard,
+    }
+)
+"""The handler of each remi action (``apply`` runs it after the codec's and turn checks)."""

@@ -14,7 +14,7 @@ from typing import Any
 
 from meldhall.core.engine import JSON, Event, Outcome, ranks_by
 from meldhall.core.engine import Action as EngineAction
-from meldhall.core.errors import EngineBug, IllegalAction
+from meldhall.core.errors import IllegalAction
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.tile_rummy import checks, view
 from meldhall.games.tile_rummy.actions import (
@@ -353,36 +353,38 @@ class TileRummyState:
         changes then; an object that is no tile-rummy action is rejected too)."""
         CODEC.check(action)
         events: list[Event] = []
-        if isinstance(action, Draw):
-            checks.check_turn(self, seat, "draw", action)
-            if not self.can_draw():
-                raise fail("STOCK_EMPTY", f"seat {seat}: the stock is empty")
-            self._draw(seat, events)
-        elif isinstance(action, EndRound):
-            checks.check_turn(self, seat, "draw", action)
-            if self.can_draw():
-                raise fail("STOCK_NOT_EMPTY", f"seat {seat}: the stock still has tiles")
-            events.append(Event("end_round", {"seat": seat}))
-            self._end_round(None, events)
-        elif isinstance(action, Discard):
-            checks.check_turn(self, seat, "play", action)
-            checks.check_tiles(self, seat, (action.tile,), checks.NOTHING)
-            self._discard(seat, action.tile, events)
-        elif isinstance(action, TakeDiscard):
-            checks.check_turn(self, seat, "draw", action)
-            taken = checks.check_take(self, seat, action)
-            checked = checks.check_use(self, seat, action.use, taken)
-            self._take(seat, action, events)
-            self._place(seat, action.use, checked, events)
-        elif isinstance(action, Meld | Add | Rearrange):
-            checks.check_turn(self, seat, "play", action)
-            checked = checks.check_use(self, seat, action, checks.NOTHING)
-            self._place(seat, action, checked, events)
-        elif isinstance(action, Timeout):
-            self._timeout(seat, action, events)
-        else:  # pragma: no cover - CODEC.check let only tile-rummy actions through
-            raise EngineBug(f"tile-rummy: no handler for {action!r}")
+        _HANDLERS[type(action)](self, seat, action, events)
         return tuple(events)
+
+    def _on_draw(self, seat: int, action: Draw, events: list[Event]) -> None:
+        checks.check_turn(self, seat, "draw", action)
+        if not self.can_draw():
+            raise fail("STOCK_EMPTY", f"seat {seat}: the stock is empty")
+        self._draw(seat, events)
+
+    def _on_end_round(self, seat: int, action: EndRound, events: list[Event]) -> None:
+        checks.check_turn(self, seat, "draw", action)
+        if self.can_draw():
+            raise fail("STOCK_NOT_EMPTY", f"seat {seat}: the stock still has tiles")
+        events.append(Event("end_round", {"seat": seat}))
+        self._end_round(None, events)
+
+    def _on_discard(self, seat: int, action: Discard, events: list[Event]) -> None:
+        checks.check_turn(self, seat, "play", action)
+        checks.check_tiles(self, seat, (action.tile,), checks.NOTHING)
+        self._discard(seat, action.tile, events)
+
+    def _on_take(self, seat: int, action: TakeDiscard, events: list[Event]) -> None:
+        checks.check_turn(self, seat, "draw", action)
+        taken = checks.check_take(self, seat, action)
+        checked = checks.check_use(self, seat, action.use, taken)
+        self._take(seat, action, events)
+        self._place(seat, action.use, checked, events)
+
+    def _on_use(self, seat: int, action: Use, events: list[Event]) -> None:
+        checks.check_turn(self, seat, "play", action)
+        checked = checks.check_use(self, seat, action, checks.NOTHING)
+        self._place(seat, action, checked, events)
 
     def _draw(self, seat: int, events: list[Event]) -> None:
         self._legal = None
@@ -597,3 +599,18 @@ def _lines(
             text = parts[0]
         out.append(f"seat {q}: {text} = {score}")
     return out
+
+
+_HANDLERS = CODEC.handlers(
+    {
+        Draw: TileRummyState._on_draw,
+        EndRound: TileRummyState._on_end_round,
+        Discard: TileRummyState._on_discard,
+        TakeDiscard: TileRummyState._on_take,
+        Meld: TileRummyState._on_use,
+        Add: TileRummyState._on_use,
+        Rearrange: TileRummyState._on_use,
+        Timeout: TileRummyState._timeout,
+    }
+)
+"""The handler of each tile-rummy action (``apply`` runs it after the codec's check)."""

@@ -28,11 +28,11 @@ import random
 from bisect import insort
 from typing import Any
 
-from meldhall.core import errors
 from meldhall.core.engine import JSON, Action, Event, Outcome, Seat
 from meldhall.core.errors import EngineBug, IllegalAction
 from meldhall.core.rng import SeededStream, derive
 from meldhall.core.tiles import parse_okey_many
+from meldhall.games.okey import legal
 from meldhall.games.okey.actions import (
     CODEC,
     DISCARDS,
@@ -65,8 +65,9 @@ from meldhall.games.okey.reading import melds_of
 from meldhall.games.okey.scoring import hand_points, show_deltas, standing, win_deltas
 from meldhall.games.okey.view import observation_of
 
-AWAIT_TAKE = "await_take"
-AWAIT_DISCARD = "await_discard"
+AWAIT_TAKE = legal.AWAIT_TAKE
+AWAIT_DISCARD = legal.AWAIT_DISCARD
+
 MATCH_OVER = "match_over"
 _ALONE = tuple(frozenset((seat,)) for seat in range(4))
 
@@ -278,32 +279,23 @@ class OkeyState:
 
     def legal_actions(self, seat: Seat) -> tuple[Action, ...]:
         """Return every legal action of ``seat`` now: show, draw, take, end; or show, the
-        winning discards, the plain discards (tiles in id order)."""
-        if self.outcome_value is not None or seat != self.turn:
+        winning discards, the plain discards (tiles in id order). Exactly the actions
+        ``legal`` refuses nothing (the same functions ``apply`` checks with)."""
+        if legal.turn_refusal(self, seat) is not None:
             return ()
-        show = self._twin_holder_may_show(seat)
+        out: list[Action] = [SHOW] if legal.show_refusal(self, seat) is None else []
         if self.phase == AWAIT_TAKE:
-            out: list[Action] = [SHOW] if show else []
-            has_discard = bool(self.piles[self.previous_active(seat)])
-            if self.wall_pos < len(self.wall):
+            if legal.draw_refusal(self, seat) is None:
                 out.append(DRAW)
-                if has_discard:
-                    out.append(TAKE)
-            else:
-                if has_discard and (self._take_is_free() or self._take_wins()):
-                    out.append(TAKE)
+            if legal.take_refusal(self, seat) is None:
+                out.append(TAKE)
+            if legal.end_refusal(self, seat) is None:
                 out.append(END)
             return tuple(out)
         hand = self.hands[seat]
-        wins = self._wins()
-        if self.must_win:
-            return tuple(map(WINS.__getitem__, wins))
-        discards = tuple(map(DISCARDS.__getitem__, hand))
-        if self._penalty is not None:
-            wins = tuple(hand)
-        elif not wins and not show:
-            return discards
-        return ((SHOW,) if show else ()) + tuple(map(WINS.__getitem__, wins)) + discards
+        out += [WINS[t] for t in hand if legal.win_refusal(self, seat, t) is None]
+        out += [DISCARDS[t] for t in hand if legal.discard_refusal(self, seat, t) is None]
+        return tuple(out)
 
     # ------------------------------------------------------------ applying actions
 
@@ -311,23 +303,14 @@ class OkeyState:
         """Apply a legal action and return its events, or raise ``IllegalAction`` with the
         spec's reason code, leaving the state unchanged."""
         CODEC.check(action)
-        if self.outcome_value is not None:
-            raise IllegalAction(errors.MATCH_OVER, f"seat {seat}: the match is over")
-        if seat != self.turn:
-            raise IllegalAction("NOT_YOUR_TURN", f"seat {seat} cannot act; seat {self.turn} is")
+        _refuse(legal.turn_refusal(self, seat))
         events: list[Event] = []
         _HANDLERS[type(action)](self, seat, action, events)
         self._version += 1
         return tuple(events)
 
-    def _need_phase(self, seat: int, phase: str, what: str) -> None:
-        if self.phase != phase:
-            raise IllegalAction("WRONG_PHASE", f"seat {seat} cannot {what} in phase {self.phase}")
-
     def _draw(self, seat: int, action: Draw, events: list[Event]) -> None:
-        self._need_phase(seat, AWAIT_TAKE, "draw")
-        if self.wall_pos >= len(self.wall):
-            raise IllegalAction("WALL_EMPTY", f"seat {seat} cannot draw: the wall is empty")
+        _refuse(legal.draw_refusal(self, seat))
         tile = self.wall[self.wall_pos]
         self.wall_pos += 1
         insort(self.hands[seat], tile)
@@ -338,18 +321,11 @@ class OkeyState:
         )
 
     def _take(self, seat: int, action: TakeDiscard, events: list[Event]) -> None:
-        self._need_phase(seat, AWAIT_TAKE, "take a discard")
+        _refuse(legal.take_refusal(self, seat))
         source = self.previous_active(seat)
         pile = self.piles[source]
-        if not pile:
-            raise IllegalAction("NO_DISCARD_TO_TAKE", f"seat {source} has no discard to take")
         dry = self.wall_pos >= len(self.wall)
         forced = dry and not self._take_is_free()
-        if forced and not self._take_wins():
-            raise IllegalAction(
-                "TAKE_ONLY_TO_WIN",
-                f"seat {seat}: with the wall empty the discard may be taken only to win at once",
-            )
         tile = pile.pop()
         insort(self.hands[seat], tile)
         self.moved[seat] = True
@@ -360,12 +336,7 @@ class OkeyState:
         events.append(Event("take_discard", {"tile": TOKENS[tile], "from": source}, seat))
 
     def _show(self, seat: int, action: ShowIndicator, events: list[Event]) -> None:
-        if not self._twin_holder_may_show(seat):
-            raise IllegalAction(
-                "SHOW_NOT_ALLOWED",
-                f"seat {seat} may not show the indicator now (holder of its twin, own first "
-                "turn before taking, once per hand)",
-            )
+        _refuse(legal.show_refusal(self, seat))
         deltas = show_deltas(seat, self.active, self.options)
         self.shown_by = seat
         self._add_scores(deltas, "show")
@@ -377,18 +348,9 @@ class OkeyState:
             )
         )
 
-    def _check_tile(self, seat: int, tile: int) -> None:
-        self._need_phase(seat, AWAIT_DISCARD, "discard")
-        if not 0 <= tile < TILE_COUNT or tile not in self.hands[seat]:
-            raise IllegalAction("TILE_NOT_IN_HAND", f"seat {seat} does not hold {tile}")
-
     def _discard(self, seat: int, action: Discard, events: list[Event]) -> None:
         tile = action.tile
-        self._check_tile(seat, tile)
-        if self.must_win:
-            raise IllegalAction(
-                "TAKE_ONLY_TO_WIN", f"seat {seat} took the last discard and must now win"
-            )
+        _refuse(legal.discard_refusal(self, seat, tile))
         events += self._put_discard(seat, tile)
 
     def _put_discard(self, seat: int, tile: int) -> list[Event]:
@@ -401,14 +363,10 @@ class OkeyState:
 
     def _discard_win(self, seat: int, action: DiscardWin, events: list[Event]) -> None:
         tile = action.tile
-        self._check_tile(seat, tile)
+        _refuse(legal.win_refusal(self, seat, tile))
         if tile not in self._wins():
             penalty = self._penalty
-            if penalty is None or self.must_win:
-                raise IllegalAction(
-                    "NOT_A_WINNING_HAND",
-                    f"seat {seat}: the 14 tiles left after discarding {TOKENS[tile]} do not win",
-                )
+            assert penalty is not None  # legal.win_refusal let a false claim through
             events += self._put_discard(seat, tile)
             deltas = [0] * self.n
             deltas[seat] = -penalty
@@ -460,9 +418,7 @@ class OkeyState:
         events += self._hand_over(result, deltas, seat if full_run else None)
 
     def _end_hand(self, seat: int, action: EndHand, events: list[Event]) -> None:
-        self._need_phase(seat, AWAIT_TAKE, "end the hand")
-        if self.wall_pos < len(self.wall):
-            raise IllegalAction("WRONG_PHASE", f"seat {seat}: END_HAND needs an empty wall")
+        _refuse(legal.end_refusal(self, seat))
         result: dict[str, JSON] = {
             "result": "no_score",
             "winner": None,
@@ -640,6 +596,12 @@ class OkeyState:
         other._version += 1
         other._wins_cache = (-1, ())
         return other
+
+
+def _refuse(refusal: legal.Refusal) -> None:
+    """Raise ``IllegalAction`` with the refusal, if any (the state is untouched)."""
+    if refusal is not None:
+        raise IllegalAction(*refusal)
 
 
 _HANDLERS = CODEC.handlers(

@@ -13,7 +13,7 @@ from meldhall.core.engine import JSON, Event, Outcome, Seat
 from meldhall.core.engine import Action as AnyAction
 from meldhall.core.errors import EngineBug, IllegalAction
 from meldhall.core.tiles import OKEY_CARDS
-from meldhall.games.okey_cards import view
+from meldhall.games.okey_cards import legal, view
 from meldhall.games.okey_cards.actions import (
     CODEC,
     Action,
@@ -24,7 +24,7 @@ from meldhall.games.okey_cards.actions import (
     Unselect,
 )
 from meldhall.games.okey_cards.options import OkeyCardsOptions
-from meldhall.games.okey_cards.pieces import CARD_COUNT, token
+from meldhall.games.okey_cards.pieces import CARD_COUNT, FIELD_SLOTS, HAND_SLOTS, token
 from meldhall.games.okey_cards.scoring import (
     best_total,
     classify,
@@ -33,8 +33,6 @@ from meldhall.games.okey_cards.scoring import (
     reward,
 )
 
-HAND_SLOTS = 5
-FIELD_SLOTS = 3
 Phase = Literal["READY", "PLAYING", "OVER"]
 
 
@@ -89,17 +87,19 @@ class OkeyCardsState:
     def legal_actions(self, seat: Seat) -> tuple[Action, ...]:
         """Return every legal action in canonical order: draw, select, unselect, discard
         (cards by id), quit."""
-        if seat != 0 or self.phase == "OVER":
+        if legal.turn_refusal(self, seat, None) is not None:
             return ()
         out: list[Action] = []
         hand = sorted(self.hand_cards())
         field = sorted(self.field_cards())
-        if self.deck and len(hand) + len(field) < HAND_SLOTS:
+        if legal.draw_refusal(self) is None:
             out.append(Draw())
-        if len(field) < FIELD_SLOTS:
-            out += [Select(OKEY_CARDS[c]) for c in hand]
-        out += [Unselect(OKEY_CARDS[c]) for c in field]
-        out += [Discard(OKEY_CARDS[c]) for c in hand]
+        selects = [Select(OKEY_CARDS[c]) for c in hand]
+        out += [a for a in selects if legal.select_refusal(self, a) is None]
+        unselects = [Unselect(OKEY_CARDS[c]) for c in field]
+        out += [a for a in unselects if legal.unselect_refusal(self, a) is None]
+        discards = [Discard(OKEY_CARDS[c]) for c in hand]
+        out += [a for a in discards if legal.discard_refusal(self, a) is None]
         out.append(Quit())
         return tuple(out)
 
@@ -115,10 +115,7 @@ class OkeyCardsState:
         """Apply a legal action and return its events, or raise ``IllegalAction`` (reason
         codes of section 5) leaving the state unchanged."""
         CODEC.check(action)
-        if self.phase == "OVER":
-            raise IllegalAction("GAME_OVER", f"{action}: the game is over")
-        if seat != 0:
-            raise IllegalAction("NOT_YOUR_TURN", f"okey-cards has one seat, not seat {seat}")
+        _refuse(legal.turn_refusal(self, seat, action))
         events: list[Event] = []
         _HANDLERS[type(action)](self, seat, action, events)
         if self.outcome() is None:
@@ -126,31 +123,21 @@ class OkeyCardsState:
         return tuple(events)
 
     def _on_draw(self, seat: Seat, action: Draw, events: list[Event]) -> None:
-        if not self.deck:
-            raise IllegalAction("DECK_EMPTY", "draw: no cards left in the deck")
-        if len(self.hand_cards()) + len(self.field_cards()) >= HAND_SLOTS:
-            raise IllegalAction("HAND_FULL", "draw: hand and field already hold 5 cards")
+        _refuse(legal.draw_refusal(self))
         events.append(self._draw())
 
-    def _in_hand(self, action: Select | Discard) -> int:
-        if action.card.id not in self.hand:
-            raise IllegalAction("NOT_IN_HAND", f"{action}: {action.card} is not in the hand")
-        return action.card.id
-
     def _on_select(self, seat: Seat, action: Select, events: list[Event]) -> None:
-        card = self._in_hand(action)
-        if None not in self.field:
-            raise IllegalAction("FIELD_FULL", f"{action}: the field is full")
-        events += self._select(card)
+        _refuse(legal.select_refusal(self, action))
+        events += self._select(action.card.id)
 
     def _on_unselect(self, seat: Seat, action: Unselect, events: list[Event]) -> None:
-        if action.card.id not in self.field:
-            raise IllegalAction("NOT_ON_FIELD", f"{action}: {action.card} is not on the field")
+        _refuse(legal.unselect_refusal(self, action))
         self._to_hand(action.card.id)
         events.append(Event("unselect", {"card": str(action.card)}, 0))
 
     def _on_discard(self, seat: Seat, action: Discard, events: list[Event]) -> None:
-        card = self._in_hand(action)
+        _refuse(legal.discard_refusal(self, action))
+        card = action.card.id
         self.hand[self.hand.index(card)] = None
         self.discards.append(card)
         events.append(Event("discard", {"card": str(action.card)}, 0))
@@ -301,6 +288,12 @@ class OkeyCardsState:
         for i, card in zip(slots, pool[len(self.deck) :], strict=True):
             other.hand[i] = card
         return other
+
+
+def _refuse(refusal: legal.Refusal) -> None:
+    """Raise ``IllegalAction`` with the refusal, if any (the state is untouched)."""
+    if refusal is not None:
+        raise IllegalAction(*refusal)
 
 
 _HANDLERS = CODEC.handlers(

@@ -156,6 +156,12 @@ class LadderState:
         their opening type (7.2): the one "value >= requirement" test of the game."""
         return self.provisional_value() >= self.requirement(self.prov_kind)
 
+    def pairs_limit_reached(self) -> bool:
+        """Return True when this turn pushed as many pairs as ``pairs_per_turn_limit``
+        allows (9.4); the listing and the check of GIVE_PAIR both ask this."""
+        limit = self.options.pairs_per_turn_limit
+        return limit is not None and self.pairs_given >= limit
+
     def opening_stands(self, seat: int) -> bool:
         """Return True when a discard now lets the provisional opening stand: it reaches the
         requirement, or it finishes in one go (``one_go_finish_ignores_threshold``)."""
@@ -561,8 +567,8 @@ class LadderState:
         face = shape(PAIR, tiles, self.jokers.eff, self.jokers.okey)
         if face < 0:
             raise _illegal("INVALID_COMBINATION", seat, action, "not a pair")
-        limit = self.options.pairs_per_turn_limit
-        if limit is not None and self.pairs_given >= limit:
+        if self.pairs_limit_reached():
+            limit = self.options.pairs_per_turn_limit
             raise _illegal("PAIRS_PER_TURN_LIMIT", seat, action, f"at most {limit} pairs a turn")
         if not self.keeps_discard(seat, tiles):
             raise _illegal("MUST_KEEP_DISCARD_TILE", seat, action, "keep a tile to discard")

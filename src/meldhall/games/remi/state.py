@@ -37,7 +37,16 @@ from meldhall.games.remi.actions import (
     Open,
     RemiAction,
 )
-from meldhall.games.remi.legal import MoveRules, TableIndex, index_table, places_card, placing_moves
+from meldhall.games.remi.legal import (
+    MoveRules,
+    TableIndex,
+    index_table,
+    leaves_a_card,
+    may_exchange,
+    opening_reaches,
+    places_card,
+    placing_moves,
+)
 from meldhall.games.remi.melds import (
     Reading,
     RunRules,
@@ -348,10 +357,10 @@ class RemiState:
         cards = [c for s in specs for c in s.cards]
         self._own(seat, action, cards)
         found = [self._reading(seat, action, s) for s in specs]
-        if len(cards) >= len(self.hands[seat]):
+        if not leaves_a_card(len(cards), len(self.hands[seat])):
             raise self._fail("LAST_CARD_MUST_REMAIN", seat, action, "one card must stay")
         value = sum(r.value for r in found)
-        if is_open and value < self.options.opening_minimum:
+        if is_open and not opening_reaches(value, self.options.opening_minimum):
             need = self.options.opening_minimum
             raise self._fail("OPENING_TOO_LOW", seat, action, f"{value} < {need}").with_details(
                 value=value, need=need
@@ -378,7 +387,7 @@ class RemiState:
             raise self._fail("NOT_OPEN", seat, action, "lay-offs only after opening")
         self._own(seat, action, [action.card])
         meld = self._table_meld(seat, action)
-        if len(self.hands[seat]) < 2:
+        if not leaves_a_card(1, len(self.hands[seat])):
             raise self._fail("LAST_CARD_MUST_REMAIN", seat, action, "one card must stay")
         error = meld.lay_off_error(action.card, action.end, self.runs)
         if error is not None:
@@ -393,7 +402,7 @@ class RemiState:
         return [Event("lay_off", public)]
 
     def _exchange(self, seat: int, action: Exchange) -> list[Event]:
-        if self.options.exchange_requires_open and not self.opened[seat]:
+        if not may_exchange(self.opened[seat], self.options.exchange_requires_open):
             raise self._fail("NOT_OPEN", seat, action, "exchanges only after opening (R-D12)")
         self._own(seat, action, action.give)
         meld = self._table_meld(seat, action)

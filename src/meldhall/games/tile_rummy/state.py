@@ -33,7 +33,15 @@ from meldhall.games.tile_rummy.actions import (
     Use,
 )
 from meldhall.games.tile_rummy.checks import fail
-from meldhall.games.tile_rummy.legal import Acceptors, add_actions, meld_actions, take_actions
+from meldhall.games.tile_rummy.legal import (
+    Acceptors,
+    add_actions,
+    feed_refusal,
+    meld_actions,
+    opening_need,
+    take_actions,
+    take_target_refusal,
+)
 from meldhall.games.tile_rummy.melds import Pool, Shape
 from meldhall.games.tile_rummy.options import TileRummyOptions
 from meldhall.games.tile_rummy.pieces import TILE_COUNT, parse_tile, token, tokens, value_table
@@ -253,18 +261,19 @@ class TileRummyState:
     # ------------------------------------------------------------------ legal actions
 
     def _may_place(self, seat: int, taking: bool = False) -> Callable[[int], bool]:
-        """Return the test whether ``seat`` may add to a meld of a given owner now."""
-        opts = self.options
-        closed = opts.initial_meld_minimum > 0 and not self.opened[seat]
-        no_own = opts.feed_requires_own_meld and not self.has_melds(seat)
-        own_only = taking and opts.discard_target_use == "own"
-        others = not (closed or no_own or own_only)
+        """Return the test whether ``seat`` may add to a meld of a given owner now (with
+        ``taking``, the tile taken from the pile): ``legal.feed_refusal`` and
+        ``legal.take_target_refusal``, the rules ``apply``'s checks raise."""
+        has_own = self.has_melds(seat)
+        others = feed_refusal(self, seat, -1, has_own) is None
+        if taking:
+            others = others and take_target_refusal(self, seat, False) is None
         return lambda owner: owner == seat or others
 
     def _keep_meld(self, seat: int) -> Callable[[tuple[int, ...]], bool]:
-        """Return the test a new meld passes: the opening minimum while not opened."""
-        minimum = self.options.initial_meld_minimum
-        if minimum == 0 or self.opened[seat]:
+        """Return the test a new meld passes: ``legal.opening_need`` while not opened."""
+        minimum = opening_need(self, seat)
+        if minimum == 0:
             return lambda tiles: True
         values = self.values
         return lambda tiles: sum(values[t] for t in tiles) >= minimum

@@ -12,13 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from meldhall.core import errors
+from meldhall.core.errors import Refusal
 from meldhall.games.okey.pieces import TILE_COUNT, TOKENS
 
 if TYPE_CHECKING:
     from meldhall.games.okey.state import OkeyState
-
-Refusal = tuple[str, str] | None
-"""Why an action is refused: ``(reason code, message)``; None when it is legal."""
 
 AWAIT_TAKE = "await_take"
 AWAIT_DISCARD = "await_discard"

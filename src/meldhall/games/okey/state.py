@@ -29,7 +29,7 @@ from bisect import insort
 from typing import Any
 
 from meldhall.core.engine import JSON, Action, Event, Outcome, Seat
-from meldhall.core.errors import EngineBug, IllegalAction
+from meldhall.core.errors import EngineBug, refuse
 from meldhall.core.rng import SeededStream, derive
 from meldhall.core.tiles import parse_okey_many
 from meldhall.games.okey import legal
@@ -303,14 +303,14 @@ class OkeyState:
         """Apply a legal action and return its events, or raise ``IllegalAction`` with the
         spec's reason code, leaving the state unchanged."""
         CODEC.check(action)
-        _refuse(legal.turn_refusal(self, seat))
+        refuse(legal.turn_refusal(self, seat))
         events: list[Event] = []
         _HANDLERS[type(action)](self, seat, action, events)
         self._version += 1
         return tuple(events)
 
     def _draw(self, seat: int, action: Draw, events: list[Event]) -> None:
-        _refuse(legal.draw_refusal(self, seat))
+        refuse(legal.draw_refusal(self, seat))
         tile = self.wall[self.wall_pos]
         self.wall_pos += 1
         insort(self.hands[seat], tile)
@@ -321,7 +321,7 @@ class OkeyState:
         )
 
     def _take(self, seat: int, action: TakeDiscard, events: list[Event]) -> None:
-        _refuse(legal.take_refusal(self, seat))
+        refuse(legal.take_refusal(self, seat))
         source = self.previous_active(seat)
         pile = self.piles[source]
         dry = self.wall_pos >= len(self.wall)
@@ -336,7 +336,7 @@ class OkeyState:
         events.append(Event("take_discard", {"tile": TOKENS[tile], "from": source}, seat))
 
     def _show(self, seat: int, action: ShowIndicator, events: list[Event]) -> None:
-        _refuse(legal.show_refusal(self, seat))
+        refuse(legal.show_refusal(self, seat))
         deltas = show_deltas(seat, self.active, self.options)
         self.shown_by = seat
         self._add_scores(deltas, "show")
@@ -350,7 +350,7 @@ class OkeyState:
 
     def _discard(self, seat: int, action: Discard, events: list[Event]) -> None:
         tile = action.tile
-        _refuse(legal.discard_refusal(self, seat, tile))
+        refuse(legal.discard_refusal(self, seat, tile))
         events += self._put_discard(seat, tile)
 
     def _put_discard(self, seat: int, tile: int) -> list[Event]:
@@ -363,7 +363,7 @@ class OkeyState:
 
     def _discard_win(self, seat: int, action: DiscardWin, events: list[Event]) -> None:
         tile = action.tile
-        _refuse(legal.win_refusal(self, seat, tile))
+        refuse(legal.win_refusal(self, seat, tile))
         if tile not in self._wins():
             penalty = self._penalty
             assert penalty is not None  # legal.win_refusal let a false claim through
@@ -418,7 +418,7 @@ class OkeyState:
         events += self._hand_over(result, deltas, seat if full_run else None)
 
     def _end_hand(self, seat: int, action: EndHand, events: list[Event]) -> None:
-        _refuse(legal.end_refusal(self, seat))
+        refuse(legal.end_refusal(self, seat))
         result: dict[str, JSON] = {
             "result": "no_score",
             "winner": None,
@@ -596,12 +596,6 @@ class OkeyState:
         other._version += 1
         other._wins_cache = (-1, ())
         return other
-
-
-def _refuse(refusal: legal.Refusal) -> None:
-    """Raise ``IllegalAction`` with the refusal, if any (the state is untouched)."""
-    if refusal is not None:
-        raise IllegalAction(*refusal)
 
 
 _HANDLERS = CODEC.handlers(

@@ -9,14 +9,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
+from meldhall.core.errors import Refusal
 from meldhall.games.okey_cards.actions import Discard, Select, Unselect
 from meldhall.games.okey_cards.pieces import HAND_SLOTS
 
 if TYPE_CHECKING:
     from meldhall.games.okey_cards.state import OkeyCardsState
-
-Refusal = tuple[str, str] | None
-"""Why an action is refused: ``(reason code, message)``; None when it is legal."""
 
 
 def turn_refusal(state: OkeyCardsState, seat: int, action: object) -> Refusal:

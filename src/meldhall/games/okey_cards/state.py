@@ -11,7 +11,7 @@ from typing import Literal
 
 from meldhall.core.engine import JSON, Event, Outcome, Seat
 from meldhall.core.engine import Action as AnyAction
-from meldhall.core.errors import EngineBug, IllegalAction
+from meldhall.core.errors import EngineBug, refuse
 from meldhall.core.tiles import OKEY_CARDS
 from meldhall.games.okey_cards import legal, view
 from meldhall.games.okey_cards.actions import (
@@ -115,7 +115,7 @@ class OkeyCardsState:
         """Apply a legal action and return its events, or raise ``IllegalAction`` (reason
         codes of section 5) leaving the state unchanged."""
         CODEC.check(action)
-        _refuse(legal.turn_refusal(self, seat, action))
+        refuse(legal.turn_refusal(self, seat, action))
         events: list[Event] = []
         _HANDLERS[type(action)](self, seat, action, events)
         if self.outcome() is None:
@@ -123,20 +123,20 @@ class OkeyCardsState:
         return tuple(events)
 
     def _on_draw(self, seat: Seat, action: Draw, events: list[Event]) -> None:
-        _refuse(legal.draw_refusal(self))
+        refuse(legal.draw_refusal(self))
         events.append(self._draw())
 
     def _on_select(self, seat: Seat, action: Select, events: list[Event]) -> None:
-        _refuse(legal.select_refusal(self, action))
+        refuse(legal.select_refusal(self, action))
         events += self._select(action.card.id)
 
     def _on_unselect(self, seat: Seat, action: Unselect, events: list[Event]) -> None:
-        _refuse(legal.unselect_refusal(self, action))
+        refuse(legal.unselect_refusal(self, action))
         self._to_hand(action.card.id)
         events.append(Event("unselect", {"card": str(action.card)}, 0))
 
     def _on_discard(self, seat: Seat, action: Discard, events: list[Event]) -> None:
-        _refuse(legal.discard_refusal(self, action))
+        refuse(legal.discard_refusal(self, action))
         card = action.card.id
         self.hand[self.hand.index(card)] = None
         self.discards.append(card)
@@ -288,12 +288,6 @@ class OkeyCardsState:
         for i, card in zip(slots, pool[len(self.deck) :], strict=True):
             other.hand[i] = card
         return other
-
-
-def _refuse(refusal: legal.Refusal) -> None:
-    """Raise ``IllegalAction`` with the refusal, if any (the state is untouched)."""
-    if refusal is not None:
-        raise IllegalAction(*refusal)
 
 
 _HANDLERS = CODEC.handlers(

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
+from meldhall.core.errors import Refusal
 from meldhall.games.tile_rummy.actions import Add, Meld, TakeDiscard
 from meldhall.games.tile_rummy.melds import Pool, assign, line, templates
 
@@ -21,9 +22,6 @@ if TYPE_CHECKING:
 
 Entry = tuple[int, str | None, int]
 """A place that takes a tile: (meld id, end, owner)."""
-
-Refusal = tuple[str, str] | None
-"""Why an action is refused: ``(reason code, message)``; None when it is allowed."""
 
 
 def opening_need(state: TileRummyState, seat: int) -> int:

@@ -83,31 +83,48 @@ def end_refusal(state: OkeyState, seat: int) -> Refusal:
     return None
 
 
+def discard_phase_refusal(state: OkeyState, seat: int) -> Refusal:
+    """Return why ``seat`` may not discard (or win by a discard) in this phase, or None."""
+    return _phase(state, seat, AWAIT_DISCARD, "discard")
+
+
 def _tile(state: OkeyState, seat: int, tile: int) -> Refusal:
-    if (phase := _phase(state, seat, AWAIT_DISCARD, "discard")) is not None:
+    if (phase := discard_phase_refusal(state, seat)) is not None:
         return phase
     if not 0 <= tile < TILE_COUNT or tile not in state.hands[seat]:
         return "TILE_NOT_IN_HAND", f"seat {seat} does not hold {tile}"
     return None
 
 
-def discard_refusal(state: OkeyState, seat: int, tile: int) -> Refusal:
-    """Return why ``seat`` may not discard ``tile`` now, or None (after taking the last
-    discard to win, only a winning discard is allowed)."""
-    if (held := _tile(state, seat, tile)) is not None:
-        return held
+def must_win_refusal(state: OkeyState, seat: int) -> Refusal:
+    """Return why ``seat`` may make no plain discard now (it took the last discard to win
+    and must win at once), or None."""
     if state.must_win:
         return "TAKE_ONLY_TO_WIN", f"seat {seat} took the last discard and must now win"
     return None
 
 
-def win_refusal(state: OkeyState, seat: int, tile: int) -> Refusal:
-    """Return why ``seat`` may not declare a win by discarding ``tile`` now, or None (with
-    ``false_claim = penalty`` any tile may be claimed, and a false claim costs the penalty;
-    not after taking the last discard to win)."""
+def discard_refusal(state: OkeyState, seat: int, tile: int) -> Refusal:
+    """Return why ``seat`` may not discard ``tile`` now, or None."""
     if (held := _tile(state, seat, tile)) is not None:
         return held
-    if tile not in state._wins() and (state._penalty is None or state.must_win):
+    return must_win_refusal(state, seat)
+
+
+def claimable(state: OkeyState) -> tuple[int, ...]:
+    """Return the tiles, in hand order, with which the player to act may declare a win now:
+    the winning discards, or with ``false_claim = penalty`` every tile (a false claim costs
+    the penalty), but only winning discards after taking the last discard to win."""
+    if state._penalty is not None and not state.must_win:
+        return tuple(state.hands[state.turn])
+    return state._wins()
+
+
+def win_refusal(state: OkeyState, seat: int, tile: int) -> Refusal:
+    """Return why ``seat`` may not declare a win by discarding ``tile`` now, or None."""
+    if (held := _tile(state, seat, tile)) is not None:
+        return held
+    if tile not in claimable(state):
         return (
             "NOT_A_WINNING_HAND",
             f"seat {seat}: the 14 tiles left after discarding {TOKENS[tile]} do not win",

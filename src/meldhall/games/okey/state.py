@@ -292,9 +292,12 @@ class OkeyState:
             if legal.end_refusal(self, seat) is None:
                 out.append(END)
             return tuple(out)
-        hand = self.hands[seat]
-        out += [WINS[t] for t in hand if legal.win_refusal(self, seat, t) is None]
-        out += [DISCARDS[t] for t in hand if legal.discard_refusal(self, seat, t) is None]
+        # The hand's own tiles pass the tile check of win_refusal and discard_refusal; what
+        # is left of those checks is asked once for the whole hand.
+        if legal.discard_phase_refusal(self, seat) is None:
+            out += map(WINS.__getitem__, legal.claimable(self))
+            if legal.must_win_refusal(self, seat) is None:
+                out += map(DISCARDS.__getitem__, self.hands[seat])
         return tuple(out)
 
     # ------------------------------------------------------------ applying actions

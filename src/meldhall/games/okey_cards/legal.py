@@ -45,6 +45,11 @@ def select_refusal(state: OkeyCardsState, action: Select) -> Refusal:
     """Return why the card may not go to the field now (not in hand, a full field), or None."""
     if (held := _in_hand(state, action)) is not None:
         return held
+    return field_refusal(state, action)
+
+
+def field_refusal(state: OkeyCardsState, action: object) -> Refusal:
+    """Return why no card may go to the field now (it is full), or None."""
     if None not in state.field:
         return "FIELD_FULL", f"{action}: the field is full"
     return None

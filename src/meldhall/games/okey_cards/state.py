@@ -94,12 +94,12 @@ class OkeyCardsState:
         field = sorted(self.field_cards())
         if legal.draw_refusal(self) is None:
             out.append(Draw())
-        selects = [Select(OKEY_CARDS[c]) for c in hand]
-        out += [a for a in selects if legal.select_refusal(self, a) is None]
-        unselects = [Unselect(OKEY_CARDS[c]) for c in field]
-        out += [a for a in unselects if legal.unselect_refusal(self, a) is None]
-        discards = [Discard(OKEY_CARDS[c]) for c in hand]
-        out += [a for a in discards if legal.discard_refusal(self, a) is None]
+        # Cards listed from the hand and the field pass the membership checks of the
+        # refusals; what is left of them (a full field) is asked once.
+        if legal.field_refusal(self, None) is None:
+            out += [Select(OKEY_CARDS[c]) for c in hand]
+        out += [Unselect(OKEY_CARDS[c]) for c in field]
+        out += [Discard(OKEY_CARDS[c]) for c in hand]
         out.append(Quit())
         return tuple(out)
 

@@ -16,11 +16,22 @@ from meldhall.games.registry import GAME_MODULES, find_game, game_ids
 SRC = Path(__file__).resolve().parent.parent / "src" / "meldhall"
 
 REQUIRED = frozenset(
-    {"__init__", "game", "options", "pieces", "actions", "state", "view", "scoring", "vectors"}
+    {
+        "__init__",
+        "game",
+        "options",
+        "pieces",
+        "actions",
+        "legal",
+        "state",
+        "view",
+        "scoring",
+        "vectors",
+    }
 )
 """The modules every game package has (their roles: docs/architecture.md)."""
 
-OPTIONAL = frozenset({"legal", "deal", "position", "hints"})
+OPTIONAL = frozenset({"deal", "position", "hints"})
 """Modules a package has when it needs them, always with the same role."""
 
 SYNONYMS = frozenset(

@@ -61,5 +61,23 @@ class IllegalAction(MeldhallError):
         return self
 
 
+Refusal = tuple[str, str] | None
+"""Why an action is refused now, as a game's legality functions return it: ``(reason code,
+message)``; None when the action is allowed."""
+
+
+def refuse(refusal: Refusal) -> None:
+    """Return None when ``refusal`` is None, else raise it as ``IllegalAction``.
+
+    >>> refuse(None)
+    >>> refuse(("WRONG_PHASE", "draw first"))
+    Traceback (most recent call last):
+    ...
+    meldhall.core.errors.IllegalAction: WRONG_PHASE: draw first
+    """
+    if refusal is not None:
+        raise IllegalAction(*refusal)
+
+
 class EngineBug(RuntimeError):
     """An invariant of an engine is broken: a bug in meldhall, never a player's mistake."""

@@ -7,7 +7,7 @@ True
 >>> parse_action("discard R5")  # doctest: +ELLIPSIS
 Traceback (most recent call last):
 ...
-meldhall.core.errors.ParseError: okey action 'discard R5': name one physical tile ...
+meldhall.core.errors.ParseError: okey action 'discard R5': tile: name one physical tile ...
 """
 
 from __future__ import annotations
@@ -15,61 +15,72 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Any
 
-from meldhall.core.actions import BareAction, TileAction, by_json_type, by_text
+from meldhall.core.actions import Codec, Coded, Form, Piece
 from meldhall.core.errors import ParseError
 from meldhall.games.okey.pieces import OKEY_TILE_IDS, TILE_COUNT, TOKENS
 
 
+def _tile_id(token: str) -> int:
+    tile = OKEY_TILE_IDS.get(token)
+    if tile is None:
+        raise ParseError(f"name one physical tile with its copy (R5a, Jb), not {token!r}")
+    return tile
+
+
+TILE = Piece(TOKENS.__getitem__, _tile_id)
+"""A physical tile by its token with its copy letter (``R5a``)."""
+
+
 @dataclass(frozen=True, slots=True)
-class Draw(BareAction):
+class Draw(Coded):
     """DRAW: take the first wall tile."""
 
-    text = "draw"
-    json_type = "draw"
+    form = Form("draw")
 
 
 @dataclass(frozen=True, slots=True)
-class TakeDiscard(BareAction):
+class TakeDiscard(Coded):
     """TAKE_DISCARD: take the previous player's most recent discard."""
 
-    text = "take"
-    json_type = "take_discard"
+    form = Form("take", json_type="take_discard")
 
 
 @dataclass(frozen=True, slots=True)
-class ShowIndicator(BareAction):
+class ShowIndicator(Coded):
     """SHOW_INDICATOR: show the indicator's twin (gösterme)."""
 
-    text = "show"
-    json_type = "show_indicator"
+    form = Form("show", json_type="show_indicator")
 
 
 @dataclass(frozen=True, slots=True)
-class EndHand(BareAction):
+class EndHand(Coded):
     """END_HAND: with the wall empty, decline the discard; the hand ends without score."""
 
-    text = "end"
-    json_type = "end_hand"
+    form = Form("end", json_type="end_hand")
 
 
 @dataclass(frozen=True, slots=True)
-class Discard(TileAction):
+class Discard(Coded):
     """DISCARD(t): put tile id ``tile`` on top of one's discard pile."""
 
-    verb = json_type = "discard"
-    tokens = TOKENS
+    tile: int
+    form = Form("discard", tile=TILE)
 
 
 @dataclass(frozen=True, slots=True)
-class DiscardWin(TileAction):
+class DiscardWin(Coded):
     """DISCARD_WIN(t): discard tile id ``tile`` to the centre and expose the other 14."""
 
-    verb = "win"
-    json_type = "discard_win"
-    tokens = TOKENS
+    tile: int
+    form = Form("win", json_type="discard_win", tile=TILE)
 
 
 OkeyAction = Draw | TakeDiscard | ShowIndicator | EndHand | Discard | DiscardWin
+
+CODEC = Codec(
+    "okey", (Draw, TakeDiscard, ShowIndicator, EndHand, Discard, DiscardWin), types_as_text=True
+)
+"""Okey's actions; a JSON type is read as a text verb too (``take_discard``)."""
 
 DRAW = Draw()
 TAKE = TakeDiscard()
@@ -80,43 +91,15 @@ DISCARDS: tuple[Discard, ...] = tuple(Discard(t) for t in range(TILE_COUNT))
 WINS: tuple[DiscardWin, ...] = tuple(DiscardWin(t) for t in range(TILE_COUNT))
 """The winning-discard action of every tile id."""
 
-_BARE: tuple[OkeyAction, ...] = (DRAW, TAKE, SHOW, END)
-_BY_TYPE = by_json_type(_BARE)
-_PLAIN = by_text(_BARE) | _BY_TYPE
-"""The bare actions by text form; the JSON types are read as text too."""
-_WITH_TILE: dict[str, tuple[OkeyAction, ...]] = {
-    "discard": DISCARDS,
-    "win": WINS,
-    "discard_win": WINS,
-}
-
-
-def _tile(token: object, where: str) -> int:
-    if not isinstance(token, str) or token not in OKEY_TILE_IDS:
-        raise ParseError(f"okey action {where}: name one physical tile with its copy (R5a, Jb)")
-    return OKEY_TILE_IDS[token]
-
 
 def parse_action(text: str) -> OkeyAction:
     """Return the action of its text form (``draw``, ``take``, ``show``, ``end``,
     ``discard R5a``, ``win R5a``), or raise ``ParseError`` naming the text."""
-    if not isinstance(text, str):
-        raise ParseError(f"okey action must be text, not {text!r}")
-    words = text.split()
-    if len(words) == 1 and words[0] in _PLAIN:
-        return _PLAIN[words[0]]
-    if len(words) == 2 and words[0] in _WITH_TILE:
-        return _WITH_TILE[words[0]][_tile(words[1], repr(text))]
-    raise ParseError(f"not an okey action: {text!r}")
+    action: OkeyAction = CODEC.parse_action(text)
+    return action
 
 
 def action_from_json(data: Any) -> OkeyAction:
     """Return the action of its JSON form, or raise ``ParseError`` naming the data."""
-    if not isinstance(data, dict) or not isinstance(data.get("type"), str):
-        raise ParseError(f"an okey action is an object with a 'type': {data!r}")
-    kind = data["type"]
-    if kind in _BY_TYPE and set(data) == {"type"}:
-        return _BY_TYPE[kind]
-    if kind in ("discard", "discard_win") and set(data) == {"type", "tile"}:
-        return _WITH_TILE[kind][_tile(data["tile"], repr(data))]
-    raise ParseError(f"not an okey action: {data!r}")
+    action: OkeyAction = CODEC.action_from_json(data)
+    return action

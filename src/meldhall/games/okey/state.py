@@ -28,13 +28,13 @@ import random
 from bisect import insort
 from typing import Any
 
-from meldhall.core import errors
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Action, Event, Outcome, Seat
-from meldhall.core.errors import EngineBug, IllegalAction
+from meldhall.core.errors import EngineBug, refuse
 from meldhall.core.rng import SeededStream, derive
 from meldhall.core.tiles import parse_okey_many
+from meldhall.games.okey import legal
 from meldhall.games.okey.actions import (
+    CODEC,
     DISCARDS,
     DRAW,
     END,
@@ -45,10 +45,8 @@ from meldhall.games.okey.actions import (
     DiscardWin,
     Draw,
     EndHand,
-    OkeyAction,
     ShowIndicator,
     TakeDiscard,
-    parse_action,
 )
 from meldhall.games.okey.deal import canonical_deal
 from meldhall.games.okey.discards import winning_discards
@@ -67,8 +65,9 @@ from meldhall.games.okey.reading import melds_of
 from meldhall.games.okey.scoring import hand_points, show_deltas, standing, win_deltas
 from meldhall.games.okey.view import observation_of
 
-AWAIT_TAKE = "await_take"
-AWAIT_DISCARD = "await_discard"
+AWAIT_TAKE = legal.AWAIT_TAKE
+AWAIT_DISCARD = legal.AWAIT_DISCARD
+
 MATCH_OVER = "match_over"
 _ALONE = tuple(frozenset((seat,)) for seat in range(4))
 
@@ -280,88 +279,56 @@ class OkeyState:
 
     def legal_actions(self, seat: Seat) -> tuple[Action, ...]:
         """Return every legal action of ``seat`` now: show, draw, take, end; or show, the
-        winning discards, the plain discards (tiles in id order)."""
-        if self.outcome_value is not None or seat != self.turn:
+        winning discards, the plain discards (tiles in id order). Exactly the actions
+        ``legal`` refuses nothing (the same functions ``apply`` checks with)."""
+        if legal.turn_refusal(self, seat) is not None:
             return ()
-        show = self._twin_holder_may_show(seat)
+        out: list[Action] = [SHOW] if legal.show_refusal(self, seat) is None else []
         if self.phase == AWAIT_TAKE:
-            out: list[Action] = [SHOW] if show else []
-            has_discard = bool(self.piles[self.previous_active(seat)])
-            if self.wall_pos < len(self.wall):
+            if legal.draw_refusal(self, seat) is None:
                 out.append(DRAW)
-                if has_discard:
-                    out.append(TAKE)
-            else:
-                if has_discard and (self._take_is_free() or self._take_wins()):
-                    out.append(TAKE)
+            if legal.take_refusal(self, seat) is None:
+                out.append(TAKE)
+            if legal.end_refusal(self, seat) is None:
                 out.append(END)
             return tuple(out)
-        hand = self.hands[seat]
-        wins = self._wins()
-        if self.must_win:
-            return tuple(map(WINS.__getitem__, wins))
-        discards = tuple(map(DISCARDS.__getitem__, hand))
-        if self._penalty is not None:
-            wins = tuple(hand)
-        elif not wins and not show:
-            return discards
-        return ((SHOW,) if show else ()) + tuple(map(WINS.__getitem__, wins)) + discards
+        # The hand's own tiles pass the tile check of win_refusal and discard_refusal; what
+        # is left of those checks is asked once for the whole hand.
+        if legal.discard_phase_refusal(self, seat) is None:
+            out += map(WINS.__getitem__, legal.claimable(self))
+            if legal.must_win_refusal(self, seat) is None:
+                out += map(DISCARDS.__getitem__, self.hands[seat])
+        return tuple(out)
 
     # ------------------------------------------------------------ applying actions
 
     def apply(self, seat: Seat, action: Action) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction`` with the
         spec's reason code, leaving the state unchanged."""
-        refuse_malformed(action, OkeyAction, parse_action)
-        if self.outcome_value is not None:
-            raise IllegalAction(errors.MATCH_OVER, f"seat {seat}: the match is over")
-        if seat != self.turn:
-            raise IllegalAction("NOT_YOUR_TURN", f"seat {seat} cannot act; seat {self.turn} is")
-        if isinstance(action, Discard):
-            events = self._discard(seat, action.tile)
-        elif isinstance(action, Draw):
-            events = self._draw(seat)
-        elif isinstance(action, TakeDiscard):
-            events = self._take(seat)
-        elif isinstance(action, DiscardWin):
-            events = self._discard_win(seat, action.tile)
-        elif isinstance(action, ShowIndicator):
-            events = self._show(seat)
-        elif isinstance(action, EndHand):
-            events = self._end_hand(seat)
-        else:  # pragma: no cover - refuse_malformed let only okey actions through
-            raise EngineBug(f"okey: no handler for {action!r}")
+        CODEC.check(action)
+        refuse(legal.turn_refusal(self, seat))
+        events: list[Event] = []
+        _HANDLERS[type(action)](self, seat, action, events)
         self._version += 1
         return tuple(events)
 
-    def _need_phase(self, seat: int, phase: str, what: str) -> None:
-        if self.phase != phase:
-            raise IllegalAction("WRONG_PHASE", f"seat {seat} cannot {what} in phase {self.phase}")
-
-    def _draw(self, seat: int) -> list[Event]:
-        self._need_phase(seat, AWAIT_TAKE, "draw")
-        if self.wall_pos >= len(self.wall):
-            raise IllegalAction("WALL_EMPTY", f"seat {seat} cannot draw: the wall is empty")
+    def _draw(self, seat: int, action: Draw, events: list[Event]) -> None:
+        refuse(legal.draw_refusal(self, seat))
         tile = self.wall[self.wall_pos]
         self.wall_pos += 1
         insort(self.hands[seat], tile)
         self.moved[seat] = True
         self.phase = AWAIT_DISCARD
-        return [Event("draw", {"wall_count": self.wall_count()}, seat, {"tile": TOKENS[tile]})]
+        events.append(
+            Event("draw", {"wall_count": self.wall_count()}, seat, {"tile": TOKENS[tile]})
+        )
 
-    def _take(self, seat: int) -> list[Event]:
-        self._need_phase(seat, AWAIT_TAKE, "take a discard")
+    def _take(self, seat: int, action: TakeDiscard, events: list[Event]) -> None:
+        refuse(legal.take_refusal(self, seat))
         source = self.previous_active(seat)
         pile = self.piles[source]
-        if not pile:
-            raise IllegalAction("NO_DISCARD_TO_TAKE", f"seat {source} has no discard to take")
         dry = self.wall_pos >= len(self.wall)
         forced = dry and not self._take_is_free()
-        if forced and not self._take_wins():
-            raise IllegalAction(
-                "TAKE_ONLY_TO_WIN",
-                f"seat {seat}: with the wall empty the discard may be taken only to win at once",
-            )
         tile = pile.pop()
         insort(self.hands[seat], tile)
         self.moved[seat] = True
@@ -369,38 +336,25 @@ class OkeyState:
         if dry:
             self.dry_takes += 1
         self.must_win = forced
-        return [Event("take_discard", {"tile": TOKENS[tile], "from": source}, seat)]
+        events.append(Event("take_discard", {"tile": TOKENS[tile], "from": source}, seat))
 
-    def _show(self, seat: int) -> list[Event]:
-        if not self._twin_holder_may_show(seat):
-            raise IllegalAction(
-                "SHOW_NOT_ALLOWED",
-                f"seat {seat} may not show the indicator now (holder of its twin, own first "
-                "turn before taking, once per hand)",
-            )
+    def _show(self, seat: int, action: ShowIndicator, events: list[Event]) -> None:
+        refuse(legal.show_refusal(self, seat))
         deltas = show_deltas(seat, self.active, self.options)
         self.shown_by = seat
         self._add_scores(deltas, "show")
-        return [
+        events.append(
             Event(
                 "show_indicator",
                 {"tile": TOKENS[self.indicator ^ 1], "deltas": deltas, "scores": list(self.scores)},
                 seat,
             )
-        ]
+        )
 
-    def _check_tile(self, seat: int, tile: int) -> None:
-        self._need_phase(seat, AWAIT_DISCARD, "discard")
-        if not 0 <= tile < TILE_COUNT or tile not in self.hands[seat]:
-            raise IllegalAction("TILE_NOT_IN_HAND", f"seat {seat} does not hold {tile}")
-
-    def _discard(self, seat: int, tile: int) -> list[Event]:
-        self._check_tile(seat, tile)
-        if self.must_win:
-            raise IllegalAction(
-                "TAKE_ONLY_TO_WIN", f"seat {seat} took the last discard and must now win"
-            )
-        return self._put_discard(seat, tile)
+    def _discard(self, seat: int, action: Discard, events: list[Event]) -> None:
+        tile = action.tile
+        refuse(legal.discard_refusal(self, seat, tile))
+        events += self._put_discard(seat, tile)
 
     def _put_discard(self, seat: int, tile: int) -> list[Event]:
         self.hands[seat].remove(tile)
@@ -410,16 +364,13 @@ class OkeyState:
         self.phase = AWAIT_TAKE
         return [Event("discard", {"tile": TOKENS[tile]}, seat)]
 
-    def _discard_win(self, seat: int, tile: int) -> list[Event]:
-        self._check_tile(seat, tile)
+    def _discard_win(self, seat: int, action: DiscardWin, events: list[Event]) -> None:
+        tile = action.tile
+        refuse(legal.win_refusal(self, seat, tile))
         if tile not in self._wins():
             penalty = self._penalty
-            if penalty is None or self.must_win:
-                raise IllegalAction(
-                    "NOT_A_WINNING_HAND",
-                    f"seat {seat}: the 14 tiles left after discarding {TOKENS[tile]} do not win",
-                )
-            events = self._put_discard(seat, tile)
+            assert penalty is not None  # legal.win_refusal let a false claim through
+            events += self._put_discard(seat, tile)
             deltas = [0] * self.n
             deltas[seat] = -penalty
             self._add_scores(deltas, "false_claim")
@@ -430,7 +381,7 @@ class OkeyState:
                     seat,
                 )
             )
-            return events
+            return
         hand = [t for t in self.hands[seat] if t != tile]
         counts, wild = effective_faces(hand, self.okey)
         joker_discard = is_real_joker(tile, self.okey)
@@ -467,12 +418,10 @@ class OkeyState:
             "points": points,
         }
         full_run = verdict.full_run and self.options.full_run_wins_match
-        return self._hand_over(result, deltas, seat if full_run else None)
+        events += self._hand_over(result, deltas, seat if full_run else None)
 
-    def _end_hand(self, seat: int) -> list[Event]:
-        self._need_phase(seat, AWAIT_TAKE, "end the hand")
-        if self.wall_pos < len(self.wall):
-            raise IllegalAction("WRONG_PHASE", f"seat {seat}: END_HAND needs an empty wall")
+    def _end_hand(self, seat: int, action: EndHand, events: list[Event]) -> None:
+        refuse(legal.end_refusal(self, seat))
         result: dict[str, JSON] = {
             "result": "no_score",
             "winner": None,
@@ -485,7 +434,7 @@ class OkeyState:
             "full_run": False,
             "points": 0,
         }
-        return self._hand_over(result, [0] * self.n, None)
+        events += self._hand_over(result, [0] * self.n, None)
 
     def _add_scores(self, deltas: list[int], reason: str) -> None:
         for s, d in enumerate(deltas):
@@ -650,3 +599,16 @@ class OkeyState:
         other._version += 1
         other._wins_cache = (-1, ())
         return other
+
+
+_HANDLERS = CODEC.handlers(
+    {
+        Draw: OkeyState._draw,
+        TakeDiscard: OkeyState._take,
+        ShowIndicator: OkeyState._show,
+        EndHand: OkeyState._end_hand,
+        Discard: OkeyState._discard,
+        DiscardWin: OkeyState._discard_win,
+    }
+)
+"""The handler of each okey action (``apply`` runs it after the codec's and turn checks)."""

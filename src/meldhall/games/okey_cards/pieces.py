@@ -65,3 +65,9 @@ def mask_of(cards: Iterable[int]) -> int:
 def cards_of(mask: int) -> list[int]:
     """Return the card ids of a bitmask, ascending."""
     return [card for card in range(CARD_COUNT) if mask >> card & 1]
+
+
+HAND_SLOTS = 5
+"""Cards a player may hold, in hand and field together."""
+FIELD_SLOTS = 3
+"""Slots of the field (one combination of three)."""

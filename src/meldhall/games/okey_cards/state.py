@@ -9,23 +9,22 @@ from __future__ import annotations
 import random
 from typing import Literal
 
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome, Seat
 from meldhall.core.engine import Action as AnyAction
-from meldhall.core.errors import EngineBug, IllegalAction
+from meldhall.core.errors import EngineBug, refuse
 from meldhall.core.tiles import OKEY_CARDS
-from meldhall.games.okey_cards import view
+from meldhall.games.okey_cards import legal, view
 from meldhall.games.okey_cards.actions import (
+    CODEC,
     Action,
     Discard,
     Draw,
     Quit,
     Select,
     Unselect,
-    parse_action,
 )
 from meldhall.games.okey_cards.options import OkeyCardsOptions
-from meldhall.games.okey_cards.pieces import CARD_COUNT, token
+from meldhall.games.okey_cards.pieces import CARD_COUNT, FIELD_SLOTS, HAND_SLOTS, token
 from meldhall.games.okey_cards.scoring import (
     best_total,
     classify,
@@ -34,8 +33,6 @@ from meldhall.games.okey_cards.scoring import (
     reward,
 )
 
-HAND_SLOTS = 5
-FIELD_SLOTS = 3
 Phase = Literal["READY", "PLAYING", "OVER"]
 
 
@@ -90,14 +87,16 @@ class OkeyCardsState:
     def legal_actions(self, seat: Seat) -> tuple[Action, ...]:
         """Return every legal action in canonical order: draw, select, unselect, discard
         (cards by id), quit."""
-        if seat != 0 or self.phase == "OVER":
+        if legal.turn_refusal(self, seat, None) is not None:
             return ()
         out: list[Action] = []
         hand = sorted(self.hand_cards())
         field = sorted(self.field_cards())
-        if self.deck and len(hand) + len(field) < HAND_SLOTS:
+        if legal.draw_refusal(self) is None:
             out.append(Draw())
-        if len(field) < FIELD_SLOTS:
+        # Cards listed from the hand and the field pass the membership checks of the
+        # refusals; what is left of them (a full field) is asked once.
+        if legal.field_refusal(self, None) is None:
             out += [Select(OKEY_CARDS[c]) for c in hand]
         out += [Unselect(OKEY_CARDS[c]) for c in field]
         out += [Discard(OKEY_CARDS[c]) for c in hand]
@@ -112,48 +111,40 @@ class OkeyCardsState:
 
     # ------------------------------------------------------------------ actions
 
-    def _check(self, seat: Seat, action: AnyAction) -> None:
-        refuse_malformed(action, Action, parse_action)
-        if self.phase == "OVER":
-            raise IllegalAction("GAME_OVER", f"{action}: the game is over")
-        if seat != 0:
-            raise IllegalAction("NOT_YOUR_TURN", f"okey-cards has one seat, not seat {seat}")
-        if isinstance(action, Draw):
-            if not self.deck:
-                raise IllegalAction("DECK_EMPTY", "draw: no cards left in the deck")
-            if len(self.hand_cards()) + len(self.field_cards()) >= HAND_SLOTS:
-                raise IllegalAction("HAND_FULL", "draw: hand and field already hold 5 cards")
-        elif isinstance(action, Select | Discard):
-            if action.card.id not in self.hand:
-                raise IllegalAction("NOT_IN_HAND", f"{action}: {action.card} is not in the hand")
-            if isinstance(action, Select) and None not in self.field:
-                raise IllegalAction("FIELD_FULL", f"{action}: the field is full")
-        elif isinstance(action, Unselect):
-            if action.card.id not in self.field:
-                raise IllegalAction("NOT_ON_FIELD", f"{action}: {action.card} is not on the field")
-        elif not isinstance(action, Quit):  # pragma: no cover - refuse_malformed saw to it
-            raise EngineBug(f"okey-cards: no check for {action!r}")
-
     def apply(self, seat: Seat, action: AnyAction) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction`` (reason
         codes of section 5) leaving the state unchanged."""
-        self._check(seat, action)
+        CODEC.check(action)
+        refuse(legal.turn_refusal(self, seat, action))
         events: list[Event] = []
-        if isinstance(action, Draw):
-            events.append(self._draw())
-        elif isinstance(action, Select):
-            events += self._select(action.card.id)
-        elif isinstance(action, Unselect):
-            self._to_hand(action.card.id)
-            events.append(Event("unselect", {"card": str(action.card)}, 0))
-        elif isinstance(action, Discard):
-            self.hand[self.hand.index(action.card.id)] = None
-            self.discards.append(action.card.id)
-            events.append(Event("discard", {"card": str(action.card)}, 0))
-        else:
-            events.append(Event("quit", {"score": self.score}, 0))
-            return tuple(events + self._end("quit"))
-        return tuple(events + self._auto_end())
+        _HANDLERS[type(action)](self, seat, action, events)
+        if self.outcome() is None:
+            events += self._auto_end()
+        return tuple(events)
+
+    def _on_draw(self, seat: Seat, action: Draw, events: list[Event]) -> None:
+        refuse(legal.draw_refusal(self))
+        events.append(self._draw())
+
+    def _on_select(self, seat: Seat, action: Select, events: list[Event]) -> None:
+        refuse(legal.select_refusal(self, action))
+        events += self._select(action.card.id)
+
+    def _on_unselect(self, seat: Seat, action: Unselect, events: list[Event]) -> None:
+        refuse(legal.unselect_refusal(self, action))
+        self._to_hand(action.card.id)
+        events.append(Event("unselect", {"card": str(action.card)}, 0))
+
+    def _on_discard(self, seat: Seat, action: Discard, events: list[Event]) -> None:
+        refuse(legal.discard_refusal(self, action))
+        card = action.card.id
+        self.hand[self.hand.index(card)] = None
+        self.discards.append(card)
+        events.append(Event("discard", {"card": str(action.card)}, 0))
+
+    def _on_quit(self, seat: Seat, action: Quit, events: list[Event]) -> None:
+        events.append(Event("quit", {"score": self.score}, 0))
+        events += self._end("quit")
 
     def _draw(self) -> Event:
         room = HAND_SLOTS - len(self.hand_cards()) - len(self.field_cards())
@@ -297,3 +288,15 @@ class OkeyCardsState:
         for i, card in zip(slots, pool[len(self.deck) :], strict=True):
             other.hand[i] = card
         return other
+
+
+_HANDLERS = CODEC.handlers(
+    {
+        Draw: OkeyCardsState._on_draw,
+        Select: OkeyCardsState._on_select,
+        Unselect: OkeyCardsState._on_unselect,
+        Discard: OkeyCardsState._on_discard,
+        Quit: OkeyCardsState._on_quit,
+    }
+)
+"""The handler of each okey-cards action (``apply`` runs it after the codec's checks)."""

@@ -434,8 +434,7 @@ def _replacements(state: LadderState, rack: list[int], out: list[Any]) -> None:
 
 
 def _gifts(state: LadderState, seat: int, rack: list[int], out: list[Any]) -> None:
-    limit = state.options.pairs_per_turn_limit
-    if limit is not None and state.pairs_given >= limit:
+    if state.pairs_limit_reached():
         return
     recipients = [s for s in range(4) if s != seat and state.opened[s] == PAIRS]
     if not recipients:

@@ -13,11 +13,11 @@ from bisect import insort
 from collections.abc import Iterable
 from typing import Any
 
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome
 from meldhall.core.errors import MATCH_OVER, EngineBug, IllegalAction
 from meldhall.games.okey_ladder import legal, view
 from meldhall.games.okey_ladder.actions import (
+    CODEC,
     Discard,
     Draw,
     GivePair,
@@ -27,7 +27,6 @@ from meldhall.games.okey_ladder.actions import (
     ReplaceJoker,
     ReturnTaken,
     TakeDiscard,
-    parse_action,
 )
 from meldhall.games.okey_ladder.combos import (
     GROUP,
@@ -157,6 +156,12 @@ class LadderState:
         their opening type (7.2): the one "value >= requirement" test of the game."""
         return self.provisional_value() >= self.requirement(self.prov_kind)
 
+    def pairs_limit_reached(self) -> bool:
+        """Return True when this turn pushed as many pairs as ``pairs_per_turn_limit``
+        allows (9.4); the listing and the check of GIVE_PAIR both ask this."""
+        limit = self.options.pairs_per_turn_limit
+        return limit is not None and self.pairs_given >= limit
+
     def opening_stands(self, seat: int) -> bool:
         """Return True when a discard now lets the provisional opening stand: it reaches the
         requirement, or it finishes in one go (``one_go_finish_ignores_threshold``)."""
@@ -254,7 +259,7 @@ class LadderState:
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Apply ``action`` for ``seat`` and return its events, or raise ``IllegalAction``
         (the state unchanged)."""
-        refuse_malformed(action, tuple(_HANDLERS), parse_action)
+        CODEC.check(action)
         handler = _HANDLERS[type(action)]
         if self.over:
             raise _illegal(MATCH_OVER, seat, action, "the match is over")
@@ -562,8 +567,8 @@ class LadderState:
         face = shape(PAIR, tiles, self.jokers.eff, self.jokers.okey)
         if face < 0:
             raise _illegal("INVALID_COMBINATION", seat, action, "not a pair")
-        limit = self.options.pairs_per_turn_limit
-        if limit is not None and self.pairs_given >= limit:
+        if self.pairs_limit_reached():
+            limit = self.options.pairs_per_turn_limit
             raise _illegal("PAIRS_PER_TURN_LIMIT", seat, action, f"at most {limit} pairs a turn")
         if not self.keeps_discard(seat, tiles):
             raise _illegal("MUST_KEEP_DISCARD_TILE", seat, action, "keep a tile to discard")
@@ -917,14 +922,16 @@ class LadderState:
             raise EngineBug("okey-ladder: the taken tile is in the centre")
 
 
-_HANDLERS: dict[type, Any] = {
-    Draw: LadderState._draw,
-    TakeDiscard: LadderState._take,
-    ReturnTaken: LadderState._return,
-    Recall: LadderState._recall,
-    Meld: LadderState._meld,
-    LayOff: LadderState._layoff,
-    ReplaceJoker: LadderState._replace,
-    GivePair: LadderState._give,
-    Discard: LadderState._discard,
-}
+_HANDLERS = CODEC.handlers(
+    {
+        Draw: LadderState._draw,
+        TakeDiscard: LadderState._take,
+        ReturnTaken: LadderState._return,
+        Recall: LadderState._recall,
+        Meld: LadderState._meld,
+        LayOff: LadderState._layoff,
+        ReplaceJoker: LadderState._replace,
+        GivePair: LadderState._give,
+        Discard: LadderState._discard,
+    }
+)

@@ -1,7 +1,10 @@
 """Every placing move of a hand against a table: openings, new melds, lay-offs, exchanges.
 
 Pure functions over card ids and table melds, used by the state for its legal actions and by
-the checks of the options that oblige a player to use a card this turn.
+the checks of the options that oblige a player to use a card this turn. The rules both the
+listing and ``state.apply`` decide with are written here once (``leaves_a_card``,
+``opening_reaches``, ``may_exchange``); where a card fits a table meld is
+``TableMeld.wanted``, which the listing indexes and ``TableMeld.lay_off_error`` reads.
 """
 
 from __future__ import annotations
@@ -25,6 +28,23 @@ class MoveRules:
     two_joker_sets: bool = True
 
 
+def leaves_a_card(placed: int, hand_size: int) -> bool:
+    """Return True when placing ``placed`` cards from a hand of ``hand_size`` keeps one in
+    the hand (the last card is always discarded, never placed)."""
+    return placed < hand_size
+
+
+def opening_reaches(value: int, need: int) -> bool:
+    """Return True when melds worth ``value`` open against the opening minimum ``need``."""
+    return value >= need
+
+
+def may_exchange(opened: bool, exchange_requires_open: bool) -> bool:
+    """Return True when a player may exchange a joker (before opening only when the option
+    ``exchange_requires_open`` is off, R-D12)."""
+    return opened or not exchange_requires_open
+
+
 def spec_of(candidate: Candidate) -> MeldSpec:
     """Return the action form of a candidate meld (every joker declared)."""
     return MeldSpec(candidate.cards, candidate.declare)
@@ -42,10 +62,10 @@ def openings(candidates: Sequence[Candidate], need: int, hand_size: int) -> list
         """Add every opening that extends ``chosen`` with candidates from ``start`` on."""
         for i in range(start, count):
             bits, size, worth, spec = facts[i]
-            if bits & mask or cards + size >= hand_size:
+            if bits & mask or not leaves_a_card(cards + size, hand_size):
                 continue
             chosen.append(spec)
-            if value + worth >= need:
+            if opening_reaches(value + worth, need):
                 out.append(Open(tuple(chosen)))
             grow(i + 1, mask | bits, cards + size, value + worth)
             chosen.pop()
@@ -97,7 +117,7 @@ def index_table(melds: Sequence[TableMeld], runs: RunRules) -> TableIndex:
 
 def lay_offs(hand: Sequence[int], table: TableIndex) -> list[LayOff]:
     """Return every single-card lay-off of the hand onto the table (the hand keeps a card)."""
-    if len(hand) < 2 or not table.anywhere:
+    if not leaves_a_card(1, len(hand)) or not table.anywhere:
         return []
     out: list[LayOff] = []
     places = table.places
@@ -163,7 +183,7 @@ def placing_moves(
         if size >= 4:
             candidates = find_melds(hand, rules.runs, size - 1)
             out.extend(openings(candidates, rules.opening_minimum, size))
-        if not rules.exchange_requires_open:
+        if may_exchange(opened, rules.exchange_requires_open):
             out.extend(exchanges(hand, melds, table, rules.runs, rules.two_joker_sets))
         return out
     if size >= 4:

@@ -18,12 +18,12 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import Event, Outcome, ranks_by
 from meldhall.core.errors import MATCH_OVER, EngineBug, IllegalAction, OptionsError
 from meldhall.core.options import options_to_json
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.remi.actions import (
+    CODEC,
     DISCARDS,
     DRAW_DISCARD,
     DRAW_STOCK,
@@ -36,9 +36,17 @@ from meldhall.games.remi.actions import (
     MeldSpec,
     Open,
     RemiAction,
-    parse_action,
 )
-from meldhall.games.remi.legal import MoveRules, TableIndex, index_table, places_card, placing_moves
+from meldhall.games.remi.legal import (
+    MoveRules,
+    TableIndex,
+    index_table,
+    leaves_a_card,
+    may_exchange,
+    opening_reaches,
+    places_card,
+    placing_moves,
+)
 from meldhall.games.remi.melds import (
     Reading,
     RunRules,
@@ -266,35 +274,32 @@ class RemiState:
 
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction``."""
-        refuse_malformed(action, RemiAction, parse_action)
+        CODEC.check(action)
         if self.phase == OVER:
             raise IllegalAction(MATCH_OVER, f"seat {seat}: the match is over")
         if seat != self.current:
             raise IllegalAction("NOT_YOUR_TURN", f"seat {seat}: it is seat {self.current}'s turn")
-        if isinstance(action, DrawStock | DrawDiscard):
-            events = self._draw(seat, action)
-        elif self.phase != PLAY:
-            raise IllegalAction("WRONG_PHASE", f"seat {seat} must draw first, not {action}")
-        elif isinstance(action, Discard):
-            events = self._discard(seat, action)
-        elif isinstance(action, Open | MeldAction | LayOff | Exchange):
-            events = self._place(seat, action)
-        else:  # pragma: no cover - refuse_malformed let only remi actions through
-            raise EngineBug(f"remi: no handler for {action!r}")
+        events: list[Event] = []
+        _HANDLERS[type(action)](self, seat, action, events)
         self._legal = None
         return tuple(events)
 
     def _fail(self, code: str, seat: int, action: object, why: str) -> IllegalAction:
         return IllegalAction(code, f"seat {seat} {action}: {why}")
 
-    def _draw(self, seat: int, action: DrawStock | DrawDiscard) -> list[Event]:
+    def _need_play(self, seat: int, action: RemiAction) -> None:
+        if self.phase != PLAY:
+            raise IllegalAction("WRONG_PHASE", f"seat {seat} must draw first, not {action}")
+
+    def _draw(self, seat: int, action: DrawStock | DrawDiscard, events: list[Event]) -> None:
         if self.phase != DRAW:
             raise self._fail("WRONG_PHASE", seat, action, "already drawn this turn")
         if isinstance(action, DrawStock):
             card = self.stock.pop()
             self.hands[seat].append(card)
             self.phase = PLAY
-            return [Event("draw_stock", {"seat": seat}, seat, {"card": card_token(card)})]
+            events.append(Event("draw_stock", {"seat": seat}, seat, {"card": card_token(card)}))
+            return
         top = self.discard[-1]
         if self.options.discard_draw_must_use and not self._usable(
             top, [*self.hands[seat], top], self.melds
@@ -307,7 +312,7 @@ class RemiState:
         if self.options.discard_draw_must_use:
             self.pending = top
         self.phase = PLAY
-        return [Event("draw_discard", {"seat": seat, "card": card_token(top)})]
+        events.append(Event("draw_discard", {"seat": seat, "card": card_token(top)}))
 
     def _check_pending(self, seat: int, action: RemiAction) -> None:
         if self.pending >= 0 and not places_card(action, self.pending):
@@ -330,13 +335,17 @@ class RemiState:
             raise self._fail(found, seat, action, f"{spec} is not a valid meld")
         return found
 
-    def _place(self, seat: int, action: Open | MeldAction | LayOff | Exchange) -> list[Event]:
+    def _place(
+        self, seat: int, action: Open | MeldAction | LayOff | Exchange, events: list[Event]
+    ) -> None:
+        self._need_play(seat, action)
         self._check_pending(seat, action)
         if isinstance(action, Open | MeldAction):
-            return self._lay_melds(seat, action)
-        if isinstance(action, LayOff):
-            return self._lay_off(seat, action)
-        return self._exchange(seat, action)
+            events += self._lay_melds(seat, action)
+        elif isinstance(action, LayOff):
+            events += self._lay_off(seat, action)
+        else:
+            events += self._exchange(seat, action)
 
     def _lay_melds(self, seat: int, action: Open | MeldAction) -> list[Event]:
         is_open = isinstance(action, Open)
@@ -348,10 +357,10 @@ class RemiState:
         cards = [c for s in specs for c in s.cards]
         self._own(seat, action, cards)
         found = [self._reading(seat, action, s) for s in specs]
-        if len(cards) >= len(self.hands[seat]):
+        if not leaves_a_card(len(cards), len(self.hands[seat])):
             raise self._fail("LAST_CARD_MUST_REMAIN", seat, action, "one card must stay")
         value = sum(r.value for r in found)
-        if is_open and value < self.options.opening_minimum:
+        if is_open and not opening_reaches(value, self.options.opening_minimum):
             need = self.options.opening_minimum
             raise self._fail("OPENING_TOO_LOW", seat, action, f"{value} < {need}").with_details(
                 value=value, need=need
@@ -378,7 +387,7 @@ class RemiState:
             raise self._fail("NOT_OPEN", seat, action, "lay-offs only after opening")
         self._own(seat, action, [action.card])
         meld = self._table_meld(seat, action)
-        if len(self.hands[seat]) < 2:
+        if not leaves_a_card(1, len(self.hands[seat])):
             raise self._fail("LAST_CARD_MUST_REMAIN", seat, action, "one card must stay")
         error = meld.lay_off_error(action.card, action.end, self.runs)
         if error is not None:
@@ -393,7 +402,7 @@ class RemiState:
         return [Event("lay_off", public)]
 
     def _exchange(self, seat: int, action: Exchange) -> list[Event]:
-        if self.options.exchange_requires_open and not self.opened[seat]:
+        if not may_exchange(self.opened[seat], self.options.exchange_requires_open):
             raise self._fail("NOT_OPEN", seat, action, "exchanges only after opening (R-D12)")
         self._own(seat, action, action.give)
         meld = self._table_meld(seat, action)
@@ -430,7 +439,8 @@ class RemiState:
             if c == self.pending:
                 self.pending = -1
 
-    def _discard(self, seat: int, action: Discard) -> list[Event]:
+    def _discard(self, seat: int, action: Discard, events: list[Event]) -> None:
+        self._need_play(seat, action)
         self._check_pending(seat, action)
         card = action.card
         self._own(seat, action, [card])
@@ -440,11 +450,12 @@ class RemiState:
             raise self._fail("JOKER_DISCARD", seat, action, "jokers may not be discarded")
         self._take_from_hand(seat, [card])
         self.discard.append(card)
-        events = [Event("discard", {"seat": seat, "card": card_token(card)})]
+        events.append(Event("discard", {"seat": seat, "card": card_token(card)}))
         if not self.hands[seat]:
             kalooki = not self.open_at_start and self.kalooki_ok
-            return events + self._end_hand(seat, kalooki)
-        return events + self._enter_draw(self.next_active(seat))
+            events += self._end_hand(seat, kalooki)
+        else:
+            events += self._enter_draw(self.next_active(seat))
 
     # ------------------------------------------------------------------ stock and hand end
 
@@ -608,3 +619,17 @@ class RemiState:
         from meldhall.games.remi.pieces import hand_value
 
         return min(discards, key=lambda a: (-hand_value(a.card, penalty), a.card))
+
+
+_HANDLERS = CODEC.handlers(
+    {
+        DrawStock: RemiState._draw,
+        DrawDiscard: RemiState._draw,
+        Open: RemiState._place,
+        MeldAction: RemiState._place,
+        LayOff: RemiState._place,
+        Exchange: RemiState._place,
+        Discard: RemiState._discard,
+    }
+)
+"""The handler of each remi action (``apply`` runs it after the codec's and turn checks)."""

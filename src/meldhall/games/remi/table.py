@@ -88,26 +88,22 @@ class TableMeld:
         return run_rank(self.lo, n, rules.wrap)
 
     def lay_off_error(self, card: int, end: str | None, rules: RunRules) -> str | None:
-        """Return why ``card`` may not be laid at ``end`` (None: it may)."""
-        joker = card >= FIRST_JOKER
-        if self.kind == "set":
-            if end is not None:
-                return "NO_END_FOR_SET"
-            if len(self.cards) >= 4:
-                return "SET_FULL"
-            if joker:
-                return None
-            if RANK[card] != self.rank:
+        """Return why ``card`` may not be laid at ``end`` (None: it may): the card must take
+        one of the places ``wanted`` lists, the one description of where a card fits that
+        the listing of lay-offs reads too."""
+        if (self.kind == "set") != (end is None):
+            return "NO_END_FOR_SET" if end is not None else "END_REQUIRED"
+        place = next((p for p in self.wanted(rules) if p[0] == end), None)
+        if place is None:
+            return "SET_FULL" if self.kind == "set" else "RUN_LIMIT"
+        if card >= FIRST_JOKER:
+            return None
+        _, rank, suit = place
+        if suit < 0:  # a set: its rank, in a suit it lacks
+            if RANK[card] != rank:
                 return "WRONG_RANK"
             return "SUIT_REPEATED" if natural_suits(self.cards) >> SUIT[card] & 1 else None
-        if end is None:
-            return "END_REQUIRED"
-        rank = self.end_rank(end, rules)
-        if rank == 0:
-            return "RUN_LIMIT"
-        if joker:
-            return None
-        if SUIT[card] != self.suit:
+        if SUIT[card] != suit:
             return "WRONG_SUIT"
         return None if RANK[card] == rank else "WRONG_RANK"
 

@@ -16,13 +16,13 @@ from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome, ranks_by
 from meldhall.core.errors import MATCH_OVER, EngineBug, IllegalAction
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.sichuan import view
 from meldhall.games.sichuan.actions import (
     ADDED_KONGS,
+    CODEC,
     CONCEALED_KONGS,
     DECLARES,
     DISCARDS,
@@ -32,6 +32,7 @@ from meldhall.games.sichuan.actions import (
     WIN,
     AddedKong,
     ConcealedKong,
+    Declare,
     Discard,
     Exchange,
     Kong,
@@ -39,7 +40,6 @@ from meldhall.games.sichuan.actions import (
     Pung,
     SichuanAction,
     Win,
-    parse_action,
 )
 from meldhall.games.sichuan.fan import Meld as FanMeld
 from meldhall.games.sichuan.fan import WinScore, ready_value, score_win
@@ -327,7 +327,7 @@ class SichuanState:
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Apply a legal action of ``seat`` and return its events, or raise
         ``IllegalAction`` (leaving the state unchanged)."""
-        refuse_malformed(action, SichuanAction, parse_action)
+        CODEC.check(action)
         if self.result is not None:
             raise IllegalAction(MATCH_OVER, f"the match is over; seat {seat} cannot {action}")
         if seat not in self._to_act:
@@ -340,25 +340,26 @@ class SichuanState:
             if action not in legal:
                 raise IllegalAction(*rejection(self, seat, action))
         events: list[Event] = []
-        phase = self.phase
-        if phase == "claim" or phase == "rob":
-            self._answer(seat, action, events)
-        elif phase == "act":
-            if action is WIN or isinstance(action, Win):
-                self._self_draw_win(seat, events)
-            elif isinstance(action, Discard):
-                self._discard(seat, action.tile, events)
-            elif isinstance(action, ConcealedKong):
-                self._concealed_kong(seat, action.kind, events)
-            else:
-                assert isinstance(action, AddedKong)
-                self._added_kong(seat, action.kind, events)
-        elif phase == "declare":
-            self._declare(seat, action, events)
-        else:
-            self._exchange(seat, action, events)
+        _HANDLERS[type(action)](self, seat, action, events)
         self._legal = {}
         return tuple(events)
+
+    # ------------------------------------------------------------------ handlers (apply)
+
+    def _on_win(self, seat: int, action: Win, events: list[Event]) -> None:
+        if self.phase == "act":
+            self._self_draw_win(seat, events)
+        else:
+            self._answer(seat, action, events)
+
+    def _on_discard(self, seat: int, action: Discard, events: list[Event]) -> None:
+        self._discard(seat, action.tile, events)
+
+    def _on_concealed_kong(self, seat: int, action: ConcealedKong, events: list[Event]) -> None:
+        self._concealed_kong(seat, action.kind, events)
+
+    def _on_added_kong(self, seat: int, action: AddedKong, events: list[Event]) -> None:
+        self._added_kong(seat, action.kind, events)
 
     # ------------------------------------------------------------------ exchange, dingque
 
@@ -928,3 +929,19 @@ class SichuanState:
             setattr(other, name, copy.deepcopy(getattr(self, name), memo))
         other._legal = {}
         return other
+
+
+_HANDLERS = CODEC.handlers(
+    {
+        Exchange: SichuanState._exchange,
+        Declare: SichuanState._declare,
+        Discard: SichuanState._on_discard,
+        ConcealedKong: SichuanState._on_concealed_kong,
+        AddedKong: SichuanState._on_added_kong,
+        Win: SichuanState._on_win,
+        Pung: SichuanState._answer,
+        Kong: SichuanState._answer,
+        Pass: SichuanState._answer,
+    }
+)
+"""The handler of each sichuan action (``apply`` runs it once the action is listed)."""

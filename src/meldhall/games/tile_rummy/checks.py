@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING
 
 from meldhall.core.errors import IllegalAction
 from meldhall.games.tile_rummy.actions import Add, Meld, Rearrange, TakeDiscard, Use
+from meldhall.games.tile_rummy.legal import feed_refusal, opening_need, take_target_refusal
 from meldhall.games.tile_rummy.melds import Shape, fits, judge
 from meldhall.games.tile_rummy.pieces import token, tokens
 from meldhall.games.tile_rummy.table import TableMeld, grown
@@ -79,8 +80,8 @@ def check_meld(state: TileRummyState, seat: int, meld: Meld, extra: frozenset[in
     shape = judge(meld.kind, meld.tiles, state.wrap)
     if shape is None:
         raise fail("INVALID_MELD", f"seat {seat}: {meld.body()} is not a valid {meld.kind}")
-    minimum = state.options.initial_meld_minimum
-    if minimum and not state.opened[seat]:
+    minimum = opening_need(state, seat)
+    if minimum:
         value = sum(state.values[t] for t in meld.tiles)
         if value < minimum:
             raise fail(
@@ -90,13 +91,9 @@ def check_meld(state: TileRummyState, seat: int, meld: Meld, extra: frozenset[in
 
 
 def _check_feed_rights(state: TileRummyState, seat: int, owner: int, has_own: bool) -> None:
-    opts = state.options
-    if owner == seat:
-        return
-    if opts.initial_meld_minimum and not state.opened[seat]:
-        raise fail("NOT_OPENED", f"seat {seat} must open before feeding")
-    if opts.feed_requires_own_meld and not has_own:
-        raise fail("NO_OWN_MELD", f"seat {seat} has no meld of his own to feed from")
+    refusal = feed_refusal(state, seat, owner, has_own)
+    if refusal is not None:
+        raise fail(*refusal)
 
 
 def check_add(state: TileRummyState, seat: int, add: Add, extra: frozenset[int]) -> TableMeld:
@@ -184,10 +181,9 @@ def check_take(state: TileRummyState, seat: int, action: TakeDiscard) -> frozens
         own = any(target in m.tiles for m in use.melds)
     if not placed:
         raise fail("TARGET_NOT_PLACED", f"seat {seat}: {use} does not place {token(target)}")
-    if state.options.discard_target_use == "own" and not own:
+    if take_target_refusal(state, seat, own) is not None:
         raise fail("TARGET_NOT_OWN", f"seat {seat}: {token(target)} must join his own melds")
-    opening = state.options.initial_meld_minimum and not state.opened[seat]
-    if opening and not isinstance(use, Meld):
+    if opening_need(state, seat) and not isinstance(use, Meld):
         raise fail("NOT_OPENED", f"seat {seat} must open with a meld first")
     return frozenset(state.pile[action.index - 1 :])
 

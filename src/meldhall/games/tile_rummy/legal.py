@@ -1,4 +1,7 @@
-"""The canonical lists of MELD, ADD and TAKE_DISCARD actions a player has (rules 6 and 8).
+"""The canonical lists of MELD, ADD and TAKE_DISCARD actions a player has (rules 6 and 8),
+and the rules both those lists and ``apply``'s checks (``checks.py``) decide with, written
+once: the opening minimum (``opening_need``), who may add to whose melds
+(``feed_refusal``) and where a taken tile may go (``take_target_refusal``).
 
 Copies of one face are interchangeable for every rule (2), so each list names one
 representative: the lowest ids of the player's tiles (the target tile itself when taking
@@ -8,12 +11,45 @@ from the discard pile). ``apply`` accepts every copy.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
 
+from meldhall.core.errors import Refusal
 from meldhall.games.tile_rummy.actions import Add, Meld, TakeDiscard
 from meldhall.games.tile_rummy.melds import Pool, assign, line, templates
 
+if TYPE_CHECKING:
+    from meldhall.games.tile_rummy.state import TileRummyState
+
 Entry = tuple[int, str | None, int]
 """A place that takes a tile: (meld id, end, owner)."""
+
+
+def opening_need(state: TileRummyState, seat: int) -> int:
+    """Return the value a new meld of ``seat`` must reach: the opening minimum while
+    ``seat`` has not opened (section 6), else 0."""
+    minimum = state.options.initial_meld_minimum
+    return minimum if minimum and not state.opened[seat] else 0
+
+
+def feed_refusal(state: TileRummyState, seat: int, owner: int, has_own: bool) -> Refusal:
+    """Return why ``seat`` may not add a tile to a meld of ``owner`` now, or None: one's own
+    melds always; another player's only after opening and, with
+    ``feed_requires_own_meld``, while ``has_own`` (a meld of one's own)."""
+    if owner == seat:
+        return None
+    if opening_need(state, seat):
+        return "NOT_OPENED", f"seat {seat} must open before feeding"
+    if state.options.feed_requires_own_meld and not has_own:
+        return "NO_OWN_MELD", f"seat {seat} has no meld of his own to feed from"
+    return None
+
+
+def take_target_refusal(state: TileRummyState, seat: int, own: bool) -> Refusal:
+    """Return why a tile taken from the pile may not go where it goes (``own``: into one of
+    the player's own melds), or None (``discard_target_use = own``, section 8)."""
+    if state.options.discard_target_use == "own" and not own:
+        return "TARGET_NOT_OWN", f"seat {seat}: the taken tile must join his own melds"
+    return None
 
 
 class Acceptors:

@@ -12,13 +12,13 @@ import random
 from collections.abc import Callable, Iterable
 from typing import Any
 
-from meldhall.core.actions import refuse_malformed
 from meldhall.core.engine import JSON, Event, Outcome, ranks_by
 from meldhall.core.engine import Action as EngineAction
-from meldhall.core.errors import EngineBug, IllegalAction
+from meldhall.core.errors import IllegalAction
 from meldhall.core.rng import SeededStream, derive, shuffled
 from meldhall.games.tile_rummy import checks, view
 from meldhall.games.tile_rummy.actions import (
+    CODEC,
     DRAW,
     END_ROUND,
     Action,
@@ -31,10 +31,17 @@ from meldhall.games.tile_rummy.actions import (
     TakeDiscard,
     Timeout,
     Use,
-    parse_action,
 )
 from meldhall.games.tile_rummy.checks import fail
-from meldhall.games.tile_rummy.legal import Acceptors, add_actions, meld_actions, take_actions
+from meldhall.games.tile_rummy.legal import (
+    Acceptors,
+    add_actions,
+    feed_refusal,
+    meld_actions,
+    opening_need,
+    take_actions,
+    take_target_refusal,
+)
 from meldhall.games.tile_rummy.melds import Pool, Shape
 from meldhall.games.tile_rummy.options import TileRummyOptions
 from meldhall.games.tile_rummy.pieces import TILE_COUNT, parse_tile, token, tokens, value_table
@@ -254,18 +261,19 @@ class TileRummyState:
     # ------------------------------------------------------------------ legal actions
 
     def _may_place(self, seat: int, taking: bool = False) -> Callable[[int], bool]:
-        """Return the test whether ``seat`` may add to a meld of a given owner now."""
-        opts = self.options
-        closed = opts.initial_meld_minimum > 0 and not self.opened[seat]
-        no_own = opts.feed_requires_own_meld and not self.has_melds(seat)
-        own_only = taking and opts.discard_target_use == "own"
-        others = not (closed or no_own or own_only)
+        """Return the test whether ``seat`` may add to a meld of a given owner now (with
+        ``taking``, the tile taken from the pile): ``legal.feed_refusal`` and
+        ``legal.take_target_refusal``, the rules ``apply``'s checks raise."""
+        has_own = self.has_melds(seat)
+        others = feed_refusal(self, seat, -1, has_own) is None
+        if taking:
+            others = others and take_target_refusal(self, seat, False) is None
         return lambda owner: owner == seat or others
 
     def _keep_meld(self, seat: int) -> Callable[[tuple[int, ...]], bool]:
-        """Return the test a new meld passes: the opening minimum while not opened."""
-        minimum = self.options.initial_meld_minimum
-        if minimum == 0 or self.opened[seat]:
+        """Return the test a new meld passes: ``legal.opening_need`` while not opened."""
+        minimum = opening_need(self, seat)
+        if minimum == 0:
             return lambda tiles: True
         values = self.values
         return lambda tiles: sum(values[t] for t in tiles) >= minimum
@@ -352,38 +360,40 @@ class TileRummyState:
     def apply(self, seat: int, action: EngineAction) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction`` (nothing
         changes then; an object that is no tile-rummy action is rejected too)."""
-        refuse_malformed(action, Action, parse_action)
+        CODEC.check(action)
         events: list[Event] = []
-        if isinstance(action, Draw):
-            checks.check_turn(self, seat, "draw", action)
-            if not self.can_draw():
-                raise fail("STOCK_EMPTY", f"seat {seat}: the stock is empty")
-            self._draw(seat, events)
-        elif isinstance(action, EndRound):
-            checks.check_turn(self, seat, "draw", action)
-            if self.can_draw():
-                raise fail("STOCK_NOT_EMPTY", f"seat {seat}: the stock still has tiles")
-            events.append(Event("end_round", {"seat": seat}))
-            self._end_round(None, events)
-        elif isinstance(action, Discard):
-            checks.check_turn(self, seat, "play", action)
-            checks.check_tiles(self, seat, (action.tile,), checks.NOTHING)
-            self._discard(seat, action.tile, events)
-        elif isinstance(action, TakeDiscard):
-            checks.check_turn(self, seat, "draw", action)
-            taken = checks.check_take(self, seat, action)
-            checked = checks.check_use(self, seat, action.use, taken)
-            self._take(seat, action, events)
-            self._place(seat, action.use, checked, events)
-        elif isinstance(action, Meld | Add | Rearrange):
-            checks.check_turn(self, seat, "play", action)
-            checked = checks.check_use(self, seat, action, checks.NOTHING)
-            self._place(seat, action, checked, events)
-        elif isinstance(action, Timeout):
-            self._timeout(seat, action, events)
-        else:  # pragma: no cover - refuse_malformed let only tile-rummy actions through
-            raise EngineBug(f"tile-rummy: no handler for {action!r}")
+        _HANDLERS[type(action)](self, seat, action, events)
         return tuple(events)
+
+    def _on_draw(self, seat: int, action: Draw, events: list[Event]) -> None:
+        checks.check_turn(self, seat, "draw", action)
+        if not self.can_draw():
+            raise fail("STOCK_EMPTY", f"seat {seat}: the stock is empty")
+        self._draw(seat, events)
+
+    def _on_end_round(self, seat: int, action: EndRound, events: list[Event]) -> None:
+        checks.check_turn(self, seat, "draw", action)
+        if self.can_draw():
+            raise fail("STOCK_NOT_EMPTY", f"seat {seat}: the stock still has tiles")
+        events.append(Event("end_round", {"seat": seat}))
+        self._end_round(None, events)
+
+    def _on_discard(self, seat: int, action: Discard, events: list[Event]) -> None:
+        checks.check_turn(self, seat, "play", action)
+        checks.check_tiles(self, seat, (action.tile,), checks.NOTHING)
+        self._discard(seat, action.tile, events)
+
+    def _on_take(self, seat: int, action: TakeDiscard, events: list[Event]) -> None:
+        checks.check_turn(self, seat, "draw", action)
+        taken = checks.check_take(self, seat, action)
+        checked = checks.check_use(self, seat, action.use, taken)
+        self._take(seat, action, events)
+        self._place(seat, action.use, checked, events)
+
+    def _on_use(self, seat: int, action: Use, events: list[Event]) -> None:
+        checks.check_turn(self, seat, "play", action)
+        checked = checks.check_use(self, seat, action, checks.NOTHING)
+        self._place(seat, action, checked, events)
 
     def _draw(self, seat: int, events: list[Event]) -> None:
         self._legal = None
@@ -598,3 +608,18 @@ def _lines(
             text = parts[0]
         out.append(f"seat {q}: {text} = {score}")
     return out
+
+
+_HANDLERS = CODEC.handlers(
+    {
+        Draw: TileRummyState._on_draw,
+        EndRound: TileRummyState._on_end_round,
+        Discard: TileRummyState._on_discard,
+        TakeDiscard: TileRummyState._on_take,
+        Meld: TileRummyState._on_use,
+        Add: TileRummyState._on_use,
+        Rearrange: TileRummyState._on_use,
+        Timeout: TileRummyState._timeout,
+    }
+)
+"""The handler of each tile-rummy action (``apply`` runs it after the codec's check)."""

@@ -26,7 +26,7 @@ PILE_GIFT = 6.0
 """What each pile tile that makes a meld with the discard counts against it."""
 MELD_GIFT = 16.0
 """What a discard that another player's meld takes counts against it (greedy: 10)."""
-TAKEN_LOAD = 0.3
+TAKEN_LOAD = 0.1
 """Per point of the extra tiles a take brings (see the module docstring)."""
 
 

@@ -21,7 +21,7 @@ from meldhall.games.okey_ladder.actions import Discard
 from meldhall.games.okey_ladder.hints import FACE_INDEX, ids
 from meldhall.games.okey_ladder.pieces import WILD, Jokers, colour_of, number_of
 
-NUMBER_WEIGHT = 0.12
+NUMBER_WEIGHT = 0.3
 """Keep score per number of a tile before opening (a loose 13 is kept over a loose 2)."""
 
 

@@ -13,7 +13,7 @@ from __future__ import annotations
 import random
 from collections.abc import Mapping
 
-from meldhall.bots.base import make_bot, strongest_bot_name
+from meldhall.bots.base import bots_of, make_bot, strongest_bot_name
 from meldhall.core.engine import JSON, Action, Bot
 from meldhall.core.errors import MeldhallError
 
@@ -46,8 +46,11 @@ class EasyBot:
 
 def level_bot_name(game_id: str, level: str) -> str:
     """Return the name of the bot that plays ``level`` in a game (``easy`` has no bot of its
-    own name: it is ``"easy"``), or raise ``MeldhallError`` for an unknown level."""
+    own name: it is ``"easy"``; a game without a ``greedy`` bot plays its strongest at every
+    level), or raise ``MeldhallError`` for an unknown level."""
     if level == "hard":
+        return strongest_bot_name(game_id)
+    if level in ("normal", "easy") and "greedy" not in bots_of(game_id):
         return strongest_bot_name(game_id)
     if level == "normal":
         return "greedy"
@@ -62,3 +65,44 @@ def level_bot(game_id: str, level: str) -> Bot:
     if name == "easy":
         return EasyBot(game_id)
     return make_bot(game_id, name)
+
+
+def check_level(level: object) -> str:
+    """Return ``level`` when it is one of ``LEVELS``, else raise ``MeldhallError`` naming it
+    and the levels."""
+    if not isinstance(level, str) or level not in LEVELS:
+        raise MeldhallError(f"no level {level!r}; the levels are: {', '.join(LEVELS)}")
+    return level
+
+
+def seat_player(game_id: str, level: str) -> dict[str, str]:
+    """Return the stored player entry of a computer seat at ``level``: its bot name (what
+    ``seat_bot`` builds) and the level, or raise ``MeldhallError`` for an unknown level.
+
+    >>> seat_player("remi", "normal")
+    {'kind': 'bot', 'bot': 'greedy', 'level': 'normal'}
+    """
+    return {"kind": "bot", "bot": level_bot_name(game_id, check_level(level)), "level": level}
+
+
+def seat_bot(game_id: str, name: str) -> Bot:
+    """Return a new bot by stored bot name: a bot the game declares, or ``easy`` (which is
+    a level, not a declared bot); raise ``MeldhallError`` for any other name."""
+    return EasyBot(game_id) if name == "easy" else make_bot(game_id, name)
+
+
+def level_of(game_id: str, player: Mapping[str, JSON]) -> str | None:
+    """Return the level of a stored computer seat: the one stored with it, else the level
+    whose bot it is (matches stored before levels), else None.
+
+    >>> level_of("okey", {"kind": "bot", "bot": "greedy"})
+    'normal'
+    """
+    stored = player.get("level")
+    if isinstance(stored, str) and stored in LEVELS:
+        return stored
+    bot = player.get("bot")
+    for level in reversed(LEVELS):
+        if bot == level_bot_name(game_id, level):
+            return level
+    return None

@@ -14,11 +14,11 @@ It plays like ``greedy`` (bots/remi.py) except how it judges a discard:
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meldhall.bots.remi import STALL_TURNS, GreedyRemiBot, _View
-from meldhall.core.engine import JSON, Action, Bot
+from meldhall.core.engine import JSON, Action
 from meldhall.games.remi.actions import Discard
 from meldhall.games.remi.best import meld_cards
 from meldhall.games.remi.pieces import CARD_ID, FIRST_JOKER
@@ -150,6 +150,3 @@ def _next_active(observation: Mapping[str, Any], seat: int) -> int:
         if active[(seat + step) % n]:
             return (seat + step) % n
     return seat
-
-
-

@@ -27,7 +27,7 @@ DANGER_WEIGHT: dict[int, int] = {1: 8, 2: 6, 3: 4, 4: 2, 5: 1}
 """How much a card's points weigh in a discard, by the fewest cards an opened opponent holds
 (more cards: 0, the greedy order)."""
 
-LIVE_WEIGHT = 2
+LIVE_WEIGHT = 4
 """Keep score per live completing card (capped at ``LIVE_CAP`` per card)."""
 
 LIVE_CAP = 8

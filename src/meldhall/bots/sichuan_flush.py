@@ -31,6 +31,8 @@ from meldhall.bots.sichuan import (
 )
 from meldhall.core.engine import Action
 from meldhall.games.sichuan.actions import AddedKong, ConcealedKong, Discard, Kong, Pung
+from meldhall.games.sichuan.fan import Meld, pattern_fans, points_of
+from meldhall.games.sichuan.hand import waits
 from meldhall.games.sichuan.pieces import KIND_OF
 
 FLUSH_MIN = 10
@@ -54,11 +56,35 @@ def flush_suit(view: _View, obs: Mapping[str, Any]) -> int | None:
     return best
 
 
+def own_melds(obs: Mapping[str, Any]) -> list[Meld]:
+    """Return the seat's declared melds as the fan table reads them (letter, kind)."""
+    return [(m["type"], _kind(m["kind"])) for m in obs["melds"][obs["seat"]]]
+
+
+def wait_value(view: _View, left: Sequence[int], melds: Sequence[Meld], cap: int | None) -> float:
+    """Return what a ready 13-slot hand ``left`` is worth: over its waits, the unseen copies
+    of the wait times the points the win would score (pattern fans, capped)."""
+    total = 0.0
+    for kind in waits(left, view.miss, len(melds)):
+        unseen = 4 - view.visible[kind]
+        if unseen <= 0:
+            continue
+        trial = list(left)
+        trial[kind] += 1
+        found = pattern_fans(trial, melds)
+        if found is not None:
+            total += unseen * points_of(sum(found[1].values()), cap)
+    return total
+
+
 class StrongBot(GreedyBot):
     """``greedy`` with a full flush plan and pace claims (module docstring)."""
 
     def _turn(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         view = _View(obs)
+        ready = self._ready_discard(obs, view, legal)
+        if ready is not None:
+            return ready
         suit = flush_suit(view, obs)
         if suit is None:
             return super()._turn(obs, legal)
@@ -90,6 +116,37 @@ class StrongBot(GreedyBot):
             accept = _acceptance(left, view.melds, view.miss, view.visible, shanten[kind])
             options.append((shanten[kind], -accept, view.danger(kind, obs), kind))
         return discards[min(options)[3]]
+
+    def _ready_discard(
+        self, obs: Mapping[str, Any], view: _View, legal: Sequence[Action]
+    ) -> Action | None:
+        """Return, when two or more discards leave the hand ready, the one whose waits are
+        worth most (``wait_value``); None otherwise (and when a kong is on offer or a
+        missing-suit tile is still held)."""
+        if any(isinstance(a, (ConcealedKong, AddedKong)) for a in legal):
+            return None
+        playable = view.playable()
+        if playable != view.counts:
+            return None
+        melds = own_melds(obs)
+        cap = obs["rules"]["fan_cap"]
+        cap = cap if isinstance(cap, int) else None
+        best: tuple[float, Action] | None = None
+        readies = 0
+        for action in legal:
+            if not isinstance(action, Discard):
+                continue
+            left = list(playable)
+            left[KIND_OF[action.tile]] -= 1
+            if _shanten(left, view.melds) != 0:
+                continue
+            readies += 1
+            value = wait_value(view, left, melds, cap)
+            if best is None or value > best[0]:
+                best = (value, action)
+        if readies < 2 or best is None:
+            return None
+        return best[1]
 
     def _claim(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         window = obs["window"]

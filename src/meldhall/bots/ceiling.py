@@ -55,9 +55,7 @@ class SichuanCeiling(SichuanStrong):
         if self.state is None:
             return super()._turn(obs, legal)
         deadly = opponents_waits(self.state, obs["seat"])
-        safe = tuple(
-            a for a in legal if not (isinstance(a, Discard) and KIND_OF[a.tile] in deadly)
-        )
+        safe = tuple(a for a in legal if not (isinstance(a, Discard) and KIND_OF[a.tile] in deadly))
         if not any(isinstance(a, Discard) for a in safe):
             return super()._turn(obs, legal)
         return super()._turn(obs, safe)

@@ -19,8 +19,9 @@ from typing import Any
 
 from meldhall.bots.remi import STALL_TURNS, GreedyRemiBot, _View
 from meldhall.core.engine import JSON, Action
-from meldhall.games.remi.actions import Discard
+from meldhall.games.remi.actions import DRAW_DISCARD, DRAW_STOCK, Discard
 from meldhall.games.remi.best import meld_cards
+from meldhall.games.remi.hints import joins_meld
 from meldhall.games.remi.pieces import CARD_ID, FIRST_JOKER
 
 DANGER_WEIGHT: dict[int, int] = {1: 8, 2: 6, 3: 4, 4: 2, 5: 1}
@@ -31,6 +32,10 @@ LIVE_WEIGHT = 4
 """Keep score per live completing card (capped at ``LIVE_CAP`` per card)."""
 
 LIVE_CAP = 8
+
+TAKE_BEFORE_OPENING = True
+"""Before opening, take the top discard whenever it completes a meld of the hand (greedy
+takes it only when it lets the hand open at once)."""
 
 
 def unseen_faces(observation: Mapping[str, Any]) -> list[int]:
@@ -95,7 +100,13 @@ class StrongRemiBot(GreedyRemiBot):
     def choose(
         self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
     ) -> Action:
-        """Return the greedy choice, but the discard chosen by ``discard``."""
+        """Return the greedy choice, but the discard chosen by ``discard`` and, before
+        opening, the top discard taken whenever it completes a meld with two hand cards."""
+        if legal[0] == DRAW_STOCK and DRAW_DISCARD in legal and TAKE_BEFORE_OPENING:
+            view = _View(observation)
+            top = CARD_ID[str(observation["discard_top"])]
+            if not view.opened and len(view.hand) >= 3 and joins_meld(top, view.hand, view.rules):
+                return DRAW_DISCARD
         discards = [a for a in legal if isinstance(a, Discard)]
         if len(discards) != len(legal) or len(discards) < 2:
             return super().choose(observation, legal, rng)

@@ -25,6 +25,14 @@ NUMBER_WEIGHT = 0.3
 """Keep score per number of a tile before opening (a loose 13 is kept over a loose 2)."""
 
 
+PAIRS_PLAN = 4
+"""Pairs in an unopened hand from which it keeps its pairs first (an opening of pairs beats
+no opening: an opened loser pays a few tiles, doubled, an unopened one the whole base)."""
+
+PAIR_BONUS = 4.0
+"""Extra keep score of a paired tile under the pairs plan."""
+
+
 def seen_faces(obs: Mapping[str, Any]) -> dict[int, int]:
     """Return per face index how many of its tiles the seat sees outside its hand: the
     discard piles and the table."""
@@ -52,6 +60,8 @@ def usefulness(
     def live(face: int) -> int:
         return max(0, 2 - seen.get(face, 0) - counts.get(face, 0))
 
+    pairs = sum(n // 2 for f, n in counts.items() if f != WILD)
+    pair_bonus = PAIR_BONUS if not opened and pairs >= PAIRS_PLAN else 0.0
     out: dict[int, float] = {}
     for t in hand:
         f = eff[t]
@@ -60,7 +70,7 @@ def usefulness(
             continue
         colour, number = colour_of(f), number_of(f)
         score = (NUMBER_WEIGHT if not opened else 0.0) * number + number / 1000
-        score += 1.5 * (counts[f] - 1)
+        score += (1.5 + pair_bonus) * (counts[f] - 1)
         for d, weight in ((-2, 0.6), (-1, 1.0), (1, 1.0), (2, 0.6)):
             n = number + d
             if not (1 <= n <= 13) or not counts.get(f + d):

@@ -9,8 +9,9 @@ It plays like ``greedy`` (bots/tile_rummy.py) except how it judges a discard and
   player's meld takes counts more than it does for ``greedy`` (``MELD_GIFT``).
 - **Dead tiles go first**: a rack partner helps only while a tile that completes the meld
   is still unseen; a tile whose partners are dead counts as a loose tile.
-- **Loads are cheaper**: rack tiles cost only when somebody else goes out, so a take is
-  charged less per point of the tiles it brings (``TAKEN_LOAD``).
+- **Loads are welcome**: rack tiles cost only when somebody else goes out, while every tile
+  taken is one more to meld from, so a take that places its tile counts the tiles it brings
+  as a small gain (``TAKEN_LOAD`` below zero; greedy charges them 0.3 a point).
 """
 
 from __future__ import annotations
@@ -26,8 +27,9 @@ PILE_GIFT = 6.0
 """What each pile tile that makes a meld with the discard counts against it."""
 MELD_GIFT = 16.0
 """What a discard that another player's meld takes counts against it (greedy: 10)."""
-TAKEN_LOAD = 0.1
-"""Per point of the extra tiles a take brings (see the module docstring)."""
+TAKEN_LOAD = -0.15
+"""Charge per point of the extra tiles a take brings; below zero it is a gain (measured:
+0.3 gave 32 %, 0.0 35.8 %, -0.15 37.7 % first place against three greedy, 150 deals)."""
 
 
 def seen_faces(obs: Mapping[str, JSON]) -> list[int]:

@@ -28,7 +28,7 @@ EASY_SLIPS = 4
 EASY_SLIPS_OF: dict[str, int] = {"tile-rummy": 2}
 """Games whose easy bot slips more often: tile-rummy's random moves still lay down all they
 can, so one slip in four could not be told from greedy (24.5 % first place against three
-greedy, 100 deals); one in two gives 19.8 % [16.2, 23.3] (docs/bots.md)."""
+greedy, 100 deals); one in two gives 20.8 % [17.1, 24.4] (docs/bots.md)."""
 
 
 class EasyBot:

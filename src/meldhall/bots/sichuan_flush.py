@@ -3,7 +3,10 @@ one suit, and claims pungs that keep its pace (docs/bots.md).
 
 A win pays 2^fan and a full flush (every tile of one suit) adds two fans, four times the
 points, so a hand of mostly one suit is worth steering there. It plays like ``greedy``
-(bots/sichuan.py) with two changes:
+(bots/sichuan.py) with three changes:
+
+- **Waits by worth**: when two or more discards leave the hand ready, it keeps the waits
+  worth most: the unseen copies of each wait times the points the win would score.
 
 - **Flush**: when one playable suit holds at least ``FLUSH_MIN`` of the hand's tiles (and no
   declared meld is of the other suit), it discards a tile of the other playable suit whenever

@@ -6,7 +6,7 @@ BIN := $(VENV)/bin
 HOST ?= 127.0.0.1
 PORT ?= 8000
 
-.PHONY: run test install install-dev browser services lint typecheck unit bench-deps clean
+.PHONY: run test install install-dev browser services bundle lint typecheck unit bench-deps clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -47,7 +47,23 @@ services:
 $(AXE):
 	npm install --prefix build/node --no-save --no-audit --no-fund --silent axe-core@$(AXE_VERSION)
 
-run: install
+## One file per page script (esbuild, pinned, from npm into the git-ignored build/), served in
+## place of the modules while it is current (server/static.py); without npm the modules are.
+ESBUILD_VERSION := 0.28.2
+ESBUILD := build/esbuild/node_modules/.bin/esbuild
+WEB := src/meldhall/web
+PAGE_SCRIPTS = $(shell sed -n 's|.*<script type="module" src="/static/\(js/[^"]*\)".*|$(WEB)/\1|p' $(WEB)/*.html | sort -u)
+
+bundle: $(WEB)/dist/SOURCE
+
+$(WEB)/dist/SOURCE: $(shell find $(WEB)/js -name '*.js') $(wildcard $(WEB)/*.html) | $(VENV)/.installed
+	@if [ -x $(ESBUILD) ] || npm install --prefix build/esbuild --no-save --no-audit --no-fund --silent esbuild@$(ESBUILD_VERSION); then \
+		rm -rf $(WEB)/dist && \
+		$(ESBUILD) $(PAGE_SCRIPTS) --bundle --format=esm --minify --target=es2022 --log-level=warning --outdir=$(WEB)/dist/js && \
+		$(BIN)/python -m meldhall.server.static > $@.tmp && mv $@.tmp $@; \
+	else echo "no esbuild (npm): the pages load their modules one by one"; fi
+
+run: install bundle
 	$(BIN)/meldhall db upgrade --data data
 	$(BIN)/meldhall serve --host $(HOST) --port $(PORT)
 
@@ -58,7 +74,7 @@ lint: install-dev
 typecheck: install-dev
 	$(BIN)/mypy
 
-unit: install-dev browser services
+unit: install-dev browser services bundle
 	$(BIN)/pytest
 
 test: lint typecheck unit
@@ -67,4 +83,4 @@ bench-deps: install
 	$(BIN)/pip install --quiet -e '.[bench]'
 
 clean:
-	rm -rf $(VENV) build src/*.egg-info
+	rm -rf $(VENV) build src/*.egg-info $(WEB)/dist

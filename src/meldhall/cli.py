@@ -21,8 +21,25 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from meldhall.server.logs import log_config
     from meldhall.server.settings import from_args
 
-    settings = from_args(args)  # --workers above 1 is refused there, for now
+    settings = from_args(args)  # --workers above 1 needs --redis-url (refused there)
     limits = Limits.from_env()
+    if settings.workers > 1:  # processes of one site: each builds its app from the variables
+        import os
+
+        os.environ.update(settings.to_env())
+        uvicorn.run(
+            "meldhall.server.app:app_from_env",
+            factory=True,
+            workers=settings.workers,
+            host=settings.host,
+            port=settings.port,
+            log_config=log_config(settings.log_level, settings.log_format),
+            ws_per_message_deflate=False,
+            proxy_headers=True,
+            timeout_keep_alive=max(1, round(limits.header_seconds)),
+            ws_max_size=limits.max_frame_bytes,
+        )
+        return 0
     uvicorn.run(
         create_app(settings=settings, limits=limits),
         host=settings.host,
@@ -173,6 +190,7 @@ def build_parser() -> argparse.ArgumentParser:
     bench.set_defaults(func=_cmd_bench)
     importlib.import_module("meldhall.tournament").add_parser(sub)
     importlib.import_module("meldhall.quarantine_cli").register(sub)
+    importlib.import_module("meldhall.moderation_cli").register(sub)
     return parser
 
 

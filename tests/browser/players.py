@@ -30,20 +30,34 @@ def _click(page: Any, selector: str) -> bool:
     return True
 
 
+def _unselect(page: Any, pieces: str) -> None:
+    """Click every selected piece once more, as a person clears a selection left over (a
+    click that timed out under load must not leave a tile selected for the next move)."""
+    selected = page.locator(f"{pieces}.selected")
+    for _ in range(selected.count()):
+        try:
+            selected.first.click(timeout=4_000)
+        except PlaywrightTimeout:
+            return
+
+
 def select_then(page: Any, button: str, pieces: str = ".rack .piece") -> bool:
-    """Click rack pieces one by one (the newest first) until ``button`` is offered; click it."""
-    order = [page.locator(f"{pieces}.fresh"), page.locator(pieces)]
-    for group in order:
-        for i in range(group.count()):
-            piece = group.nth(i)
-            try:
+    """Click rack pieces one by one (the newest first) until ``button`` is offered; click it.
+    Each piece is found again by its token, so a redrawn rack never turns a click into
+    another tile's."""
+    _unselect(page, pieces)
+    fresh = _tokens(page, f"{pieces}.fresh")
+    order = fresh + [t for t in _tokens(page, pieces) if t not in fresh]
+    for token in order:
+        piece = page.locator(f"{pieces}[data-token='{token}']")
+        try:
+            piece.click(timeout=4_000)
+            if _visible(page, button):
+                return _click(page, button)
+            if _visible(page, f"{pieces}.selected"):
                 piece.click(timeout=4_000)
-                if _visible(page, button):
-                    return _click(page, button)
-                if _visible(page, f"{pieces}.selected"):
-                    piece.click(timeout=4_000)
-            except PlaywrightTimeout:
-                return False
+        except PlaywrightTimeout:
+            return False
     return False
 
 
@@ -64,6 +78,7 @@ def okey(page: Any) -> None:
 def _discard_safely(page: Any) -> None:
     """Discard a tile the table does not warn about; confirm a costly one only when every
     tile is costly (as a careful player would)."""
+    _unselect(page, ".rack .piece")
     pieces = page.locator(".rack .piece")
     for i in range(pieces.count()):
         try:
@@ -156,8 +171,17 @@ TURN = (
 )
 
 
+STUCK = """() => ({ state: document.body.dataset.stateId,
+  status: document.getElementById('status')?.textContent,
+  rack: [...document.querySelectorAll('.rack .piece, #hand .piece')].map((p) => p.dataset.token),
+  buttons: [...document.querySelectorAll('#board button')].map((b) => b.id || b.textContent) })"""
+"""What the page shows when the person's moves stop taking: the failure's evidence."""
+
+
 def play_until_hand_over(page: Any, move: Move, *, shot_at: int = 6, on_shot: Any = None) -> None:
-    """Make the person's moves until the end-of-hand (or match-over) screen shows."""
+    """Make the person's moves until the end-of-hand (or match-over) screen shows; fail with
+    what the page shows when three moves in a row change nothing (a move the page does not
+    offer, or a table that stopped taking moves)."""
     missed = 0
     for turn in range(600):
         page.wait_for_function(TURN, timeout=90_000)
@@ -176,11 +200,8 @@ def play_until_hand_over(page: Any, move: Move, *, shot_at: int = 6, on_shot: An
             missed = 0
         except PlaywrightTimeout:
             missed += 1
-            if missed >= 3:  # a known bug: the rack can go stale; a person reloads (issue note)
-                page.reload()
-                page.wait_for_function("document.body.dataset.stateId !== undefined")
-                missed = 0
-            continue  # the move did not take: look at the table again
+            if missed >= 3:
+                raise AssertionError(f"the moves stopped taking: {page.evaluate(STUCK)}") from None
     raise AssertionError("the hand did not end")
 
 

@@ -37,6 +37,11 @@ PROBLEMS = (Path(__file__).parent / "layout_problems.js").read_text()
 """Every layout problem of the page in words (elements outside the window, seat areas that
 overlap, a cut status line, a hidden primary button)."""
 
+AT_REST = """document.getAnimations().every((a) => a.playState !== 'running'
+  || !!a.effect?.target?.closest?.('.countdown'))"""
+"""No piece is sliding and no panel pulsing (a claim's countdown runs on): a moving piece's
+box is not where it lies."""
+
 WIDTHS = """sel => [...document.querySelectorAll(sel)]
   .filter((e) => e.getClientRects().length).map((e) => e.getBoundingClientRect().width)"""
 
@@ -48,6 +53,7 @@ def check_sizes(page: Any, game: str, phase: str) -> None:
     for width, height in SIZES:
         page.set_viewport_size({"width": width, "height": height})
         page.wait_for_timeout(250)
+        page.wait_for_function(AT_REST)
         problems = page.evaluate(PROBLEMS, [width, height, SEAT_AREAS])
         widths = page.evaluate(WIDTHS, OWN)
         least = 20 if (width, height) == UPRIGHT else 28

@@ -1,6 +1,7 @@
 """The table says why, with the engine's numbers (issue 17): an okey-ladder opening below the
 need goes back to the rack with "Laid 3, need 17" (and the live total shows while it lies
-there), a remi opening worth too little is refused with "Opening worth 9 of 30", and a
+there), a remi selection shows its worth as an opening while it is chosen ("Worth 9 of 30")
+and an opening worth too little is refused with "Opening worth 9 of 30", and a
 tile-rummy take is refused, then made, with its numbers. Each deal is explicit; the numbers
 expected are the engine's own, asked of the engine here."""
 
@@ -141,6 +142,8 @@ def test_a_remi_opening_worth_too_little_is_refused_with_its_numbers(
     page.click("#wall")
     page.wait_for_selector(".rack .piece.fresh")
     _click_all(page, LOW_OPENING)
+    live = f"Worth {details['value']} of {details['need']}"
+    page.wait_for_selector(f"#open-worth.short:text-is('{live}')")
     page.click("#act-open")
     expected = f"Opening worth {details['value']} of {details['need']}."
     assert _refusal(page) == expected

@@ -4,6 +4,7 @@ PostgreSQL; the throwaway PostgreSQL cluster starts on first use, see tests/serv
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 from collections.abc import Iterator
@@ -72,6 +73,17 @@ def toy_registered(monkeypatch: pytest.MonkeyPatch) -> Iterator[None]:
 def make_client(data_dir: Path, bot_delay: float = 0.0) -> TestClient:
     """Return a test client of a fresh app on ``data_dir``."""
     return TestClient(create_app(data_dir, bot_delay=bot_delay))
+
+
+@contextlib.contextmanager
+def browser(client: TestClient) -> Iterator[TestClient]:
+    """Yield a second browser (cookies of its own) on the app of a running test client,
+    without starting the app's lifespan again."""
+    other = TestClient(client.app)
+    try:
+        yield other
+    finally:
+        other.close()
 
 
 class Peer:

@@ -3,11 +3,13 @@ escaped name, and the verification of a finished match from its log."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from starlette.testclient import TestClient
 
-from meldhall.server.app import clean_name
+from meldhall.server.app import WEB, clean_name
+from meldhall.server.static import bundled
 from tests.server.conftest import Peer
 
 
@@ -34,6 +36,20 @@ def test_pages_answer(client: TestClient) -> None:
     assert client.get("/play/chess").status_code == 404
     games = client.get("/api/games").json()
     assert "toy" in [g["id"] for g in games]
+
+
+def test_a_table_page_preloads_its_own_game_view_only(client: TestClient) -> None:
+    """The table page's modules load side by side: every module it imports is preloaded,
+    and of the game views only its game's (the others would share a slow line)."""
+    html = client.get("/play/okey").text
+    preloads = re.findall(r'<link rel="modulepreload" href="/static/[^/]+/js/([^"]+)"', html)
+    if "js/table.js" in bundled(WEB):  # make bundle built it: one file holds every module
+        assert preloads == ["table.js"]
+        return
+    assert {"table.js", "board.js", "net.js", "games/okey.js"} <= set(preloads)
+    assert [p for p in preloads if p.startswith("games/")] == ["games/okey.js"]
+    online = client.get("/online").text
+    assert "js/games/sichuan.js" in online and "js/games/okey.js" in online
 
 
 def test_records_publish_and_verify(client: TestClient) -> None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import logging
+import time
 from datetime import timedelta
 from pathlib import Path
 
@@ -34,10 +35,12 @@ def test_health_readiness_and_metrics(tmp_path: Path, toy_registered: None) -> N
     settings = Settings(data=str(tmp_path), bot_delay=0, redis_url=servers.redis_server().url)
     with TestClient(create_app(settings=settings)) as client:
         assert client.get("/healthz").json() == {"ok": True}
-        assert client.get("/readyz").json() == {
-            "ok": True,
-            "checks": {"database": "ok", "redis": "ok"},
-        }
+        for _attempt in range(100):  # the process joins its site once Redis answered
+            ready = client.get("/readyz").json()
+            if ready["ok"]:
+                break
+            time.sleep(0.02)
+        assert ready == {"ok": True, "checks": {"database": "ok", "redis": "ok", "site": "ok"}}
         before = _metrics(client)
         with client.websocket_connect("/ws") as ws:
             peer = Peer(ws)
@@ -66,6 +69,7 @@ def test_readiness_names_what_does_not_answer(tmp_path: Path) -> None:
         assert answer.status_code == 503
         checks = answer.json()["checks"]
         assert checks["database"] == "ok" and "ConnectionError" in checks["redis"]
+        assert checks["site"] == "the process has not joined its site yet (Redis)"
 
 
 def test_a_page_of_another_origin_cannot_open_the_websocket(tmp_path: Path) -> None:

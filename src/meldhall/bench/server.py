@@ -12,12 +12,19 @@ over 4x the goal. The goal (issue 10): 1,000 clients on 250 tables, p99 under 10
 
 ``--database-url URL`` runs the same steps a second time on that database (PostgreSQL) after
 SQLite, and prints the server CPU per action of each against SQLite's.
+
+``--redis-url URL --processes N`` (with a PostgreSQL ``--database-url``) measures a site: the
+steps run against one process on that database, then against N processes sharing it and Redis
+(server/cluster/), the tables spread evenly over the processes and the people of each on
+several of them (their messages relayed), and the knees are printed side by side. Each run
+gets a fresh PostgreSQL schema of its own (dropped after).
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import json
 import os
 import random
@@ -27,6 +34,7 @@ import sys
 import tempfile
 import time
 import urllib.request
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -55,6 +63,7 @@ class _Update(msgspec.Struct):
     """The parts of a server message a simulated client reads (the rest is skipped)."""
 
     type: str
+    code: str = ""
     state_id: int = -1
     legal: list[_Legal] = []
     rounds: list[msgspec.Raw] = []
@@ -69,6 +78,8 @@ class Totals:
 
     latencies: list[float] = field(default_factory=list)
     errors: int = 0
+    reasons: dict[str, int] = field(default_factory=dict)
+    """How many errors of each kind (a rejection's code, ``closed``)."""
     hands: int = 0
     server_cpu: float = 0.0
     """CPU seconds the server process spent while the clients played."""
@@ -94,19 +105,24 @@ def _free_port() -> int:
         return port
 
 
-def start_server(data_dir: str, database_url: str = "") -> tuple[subprocess.Popen[bytes], int]:
+def start_server(
+    data_dir: str, database_url: str = "", redis_url: str = ""
+) -> tuple[subprocess.Popen[bytes], int]:
     """Return a running uvicorn process serving meldhall on 127.0.0.1 (on ``database_url``,
-    default SQLite under ``data_dir``), and its port."""
+    default SQLite under ``data_dir``; one process of the site of ``redis_url`` when given),
+    and its port."""
     port = _free_port()
     env = dict(
         os.environ,
         MELDHALL_DATA=data_dir,
         MELDHALL_DATABASE_URL=database_url,
+        MELDHALL_REDIS_URL=redis_url,
         MELDHALL_BOT_DELAY="0",
         MELDHALL_RATE="1000",
         MELDHALL_BURST="2000",
         MELDHALL_CONNECTIONS_PER_ADDRESS="100000",  # every simulated client is on loopback
         MELDHALL_SESSIONS_PER_MINUTE="100000",
+        MELDHALL_TABLES_PER_ADDRESS="100000",  # a loaded machine starts tables late
     )
     cmd = [sys.executable, "-m", "uvicorn", "--factory", "meldhall.server.app:app_from_env"]
     cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
@@ -172,6 +188,8 @@ class SimClient:
                 kind = message.type
                 if kind == "rejected":
                     self.totals.errors += 1
+                    reasons = self.totals.reasons
+                    reasons[message.code] = reasons.get(message.code, 0) + 1
                 elif kind == "scores" and message.rounds:
                     self.totals.hands += 1
                 elif kind == "state":
@@ -188,15 +206,22 @@ class SimClient:
                         )
         except websockets.ConnectionClosed:
             self.totals.errors += 1
+            self.totals.reasons["closed"] = self.totals.reasons.get("closed", 0) + 1
 
 
 async def run_step(
-    url: str, clients: int, seconds: float, seed: int, server_pid: int
+    urls: list[str], clients: int, seconds: float, seed: int, server_pids: list[int]
 ) -> tuple[int, Totals]:
-    """Return the connected client count and the measurements of one step."""
+    """Return the connected client count and the measurements of one step (the server CPU
+    is that of every process). Clients ``4t`` to ``4t + 3`` sit at table ``t``; client ``i``
+    connects to ``urls[(i // 4 + i % 4) % len(urls)]``: the tables' hosts, so their owners,
+    spread evenly over the processes, and each table has people on other processes too."""
     totals = Totals()
     rng = random.Random(seed)
-    sims = [SimClient(url, totals, random.Random(rng.random())) for _ in range(clients)]
+    sims = [
+        SimClient(urls[(i // 4 + i % 4) % len(urls)], totals, random.Random(rng.random()))
+        for i in range(clients)
+    ]
     for i in range(0, clients, 50):
         await asyncio.gather(*(s.connect() for s in sims[i : i + 50]))
     for t in range(0, clients - clients % 4, 4):
@@ -204,9 +229,10 @@ async def run_step(
         for s in sims[t + 1 : t + 4]:
             await s.join(table)
     stop_at = time.monotonic() + seconds
-    server_cpu, client_cpu = process_cpu(server_pid), time.process_time()
+    server_cpu = sum(process_cpu(pid) for pid in server_pids)
+    client_cpu = time.process_time()
     await asyncio.gather(*(s.play(stop_at) for s in sims))
-    totals.server_cpu = process_cpu(server_pid) - server_cpu
+    totals.server_cpu = sum(process_cpu(pid) for pid in server_pids) - server_cpu
     totals.client_cpu = time.process_time() - client_cpu
     connected = sum(1 for s in sims if s.ws.state.name == "OPEN")
     await asyncio.gather(*(s.ws.close() for s in sims), return_exceptions=True)
@@ -224,15 +250,13 @@ def main(args: argparse.Namespace) -> int:
     """Run the steps and print one line each, then whether the goal was met and the most
     clients served within it; return 0 when the goal was met (``--cases N``: steps up to N).
     With ``--database-url``, the steps run on SQLite then on that database."""
-    if getattr(args, "processes", 1) > 1 or getattr(args, "redis_url", ""):
-        print(
-            "bench server: --processes and --redis-url need the cluster, not built yet",
-            file=sys.stderr,
-        )
-        return 2
     seconds = args.seconds or 10.0
     top = args.cases or max(STEPS)
     steps = [n for n in STEPS if n <= top] or [top]
+    processes = getattr(args, "processes", 1)
+    redis_url = getattr(args, "redis_url", "")
+    if processes > 1 or redis_url:
+        return site_main(args, steps, seconds, processes, redis_url)
     print(f"server bench: {GAME}, 4 people a table, {seconds:g} s a step, goal p99 < {GOAL_MS} ms")
     databases = ["sqlite"] + ([args.database_url] if getattr(args, "database_url", "") else [])
     code = 0
@@ -251,6 +275,59 @@ def main(args: argparse.Namespace) -> int:
     return code
 
 
+def site_main(
+    args: argparse.Namespace, steps: list[int], seconds: float, processes: int, redis_url: str
+) -> int:
+    """Run the steps on one process, then on ``processes`` processes of a site on Redis, and
+    print the knee of each; return 0 when the site met the goal (2 when the flags do not
+    make a site: Redis and a PostgreSQL database are needed)."""
+    database_url = getattr(args, "database_url", "")
+    if not redis_url or processes < 1 or not database_url.startswith("postgresql"):
+        print(
+            "bench server: a site needs --redis-url, --processes N and a PostgreSQL "
+            "--database-url (the processes share both)",
+            file=sys.stderr,
+        )
+        return 2
+    print(
+        f"server bench: {GAME}, 4 people a table, {seconds:g} s a step, goal p99 < {GOAL_MS} ms;"
+        f" 1 process, then {processes} processes on Redis (each table's people on several)"
+    )
+    knees: dict[str, int] = {}
+    met = False
+    for count, redis in ((1, ""), (processes, redis_url)):
+        label = f"{count} process{'es' if count > 1 else ''}" + (" on Redis" if redis else "")
+        print(f"{label}, database: {_shown(database_url)}")
+        with fresh_schema(database_url) as url:
+            ok, _costs, knees[label] = run_site_steps(steps, seconds, url, redis, count)
+        met = ok if redis else met
+    print(
+        "knee (most clients with p99 under the goal and no errors): "
+        + ", ".join(f"{label}: {knee}" for label, knee in knees.items())
+    )
+    return 0 if met else 1
+
+
+@contextlib.contextmanager
+def fresh_schema(database_url: str) -> Iterator[str]:
+    """Yield the URL of a new empty schema of a PostgreSQL database (dropped after)."""
+    import psycopg
+    from sqlalchemy.engine import make_url
+
+    url = make_url(database_url)
+    conninfo = url.set(drivername="postgresql").render_as_string(hide_password=False)
+    name = "bench_" + os.urandom(6).hex()
+    with psycopg.connect(conninfo, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {name}")
+    try:
+        yield url.update_query_dict({"options": f"-csearch_path={name}"}).render_as_string(
+            hide_password=False
+        )
+    finally:
+        with psycopg.connect(conninfo, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {name} CASCADE")
+
+
 def _shown(url: str) -> str:
     """Return a database URL without its password."""
     if url == "sqlite":
@@ -264,6 +341,17 @@ def run_steps(steps: list[int], seconds: float, database_url: str) -> tuple[bool
     """Run the steps against a new server process on ``database_url`` (empty: SQLite in a
     temporary folder), printing one line each; return whether the goal was met (or every step
     was within it) and the server CPU seconds per action of each step."""
+    ok, costs, _knee = run_site_steps(steps, seconds, database_url, "", 1)
+    return ok, costs
+
+
+def run_site_steps(
+    steps: list[int], seconds: float, database_url: str, redis_url: str, processes: int
+) -> tuple[bool, dict[int, float], int]:
+    """Run the steps against ``processes`` new server processes on ``database_url`` (and
+    the site of ``redis_url`` when given), printing one line each; return whether the goal
+    was met (or every step was within it), the server CPU seconds per action of each step
+    and the most clients served within the goal."""
     print(
         "clients tables connected actions/s   p50 ms   p99 ms  hands errors"
         "  server µs/action  client µs/action"
@@ -272,13 +360,13 @@ def run_steps(steps: list[int], seconds: float, database_url: str) -> tuple[bool
     within = 0
     costs: dict[int, float] = {}
     with tempfile.TemporaryDirectory() as data_dir:
-        proc, port = start_server(data_dir, database_url)
+        started = [start_server(data_dir, database_url, redis_url) for _ in range(processes)]
+        urls = [f"ws://127.0.0.1:{port}/ws" for _proc, port in started]
+        pids = [proc.pid for proc, _port in started]
         try:
             for n in steps:
                 with asyncio.Runner(loop_factory=uvloop.new_event_loop) as runner:
-                    connected, totals = runner.run(
-                        run_step(f"ws://127.0.0.1:{port}/ws", n, seconds, n, proc.pid)
-                    )
+                    connected, totals = runner.run(run_step(urls, n, seconds, n, pids))
                 rate = len(totals.latencies) / seconds
                 p50, p99 = _pct(totals.latencies, 0.5), _pct(totals.latencies, 0.99)
                 actions = max(1, len(totals.latencies))
@@ -290,6 +378,11 @@ def run_steps(steps: list[int], seconds: float, database_url: str) -> tuple[bool
                     f" {totals.client_cpu / actions * 1e6:17.0f}",
                     flush=True,
                 )
+                if totals.reasons:
+                    print(
+                        "        errors: "
+                        + ", ".join(f"{k} {v}" for k, v in totals.reasons.items())
+                    )
                 good = p99 < GOAL_MS and totals.errors == 0 and connected == n
                 if good:
                     within = n
@@ -299,10 +392,12 @@ def run_steps(steps: list[int], seconds: float, database_url: str) -> tuple[bool
                     print(f"past the knee at {n} clients")
                     break
         finally:
-            proc.terminate()
-            proc.wait(timeout=10)
+            for proc, _port in started:
+                proc.terminate()
+            for proc, _port in started:
+                proc.wait(timeout=10)
     if met is not None:
         verdict = "met" if met else "NOT met"
         print(f"goal ({GOAL_CLIENTS} clients, p99 < {GOAL_MS:g} ms, 0 errors): {verdict}")
     print(f"most clients with p99 under {GOAL_MS:g} ms and no errors: {within}")
-    return bool(met or (met is None and within == steps[-1])), costs
+    return bool(met or (met is None and within == steps[-1])), costs, within

@@ -13,6 +13,8 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
+from meldhall.core.errors import IllegalAction
+
 Seat = int
 JSON = Any
 """A value made of dicts, lists, str, int, float, bool and None."""
@@ -288,6 +290,13 @@ class Game(Protocol):
         """Return the seats ``people`` people take at a table of ``seats`` (in join order)."""
         ...
 
+    appraisable: frozenset[str]
+    """The action types a seat may weigh before making them (``appraise``)."""
+
+    def appraise(self, state: Any, seat: Seat, action: Action) -> dict[str, JSON]:
+        """Return what ``action`` would do for ``seat`` now, ``state`` left unchanged."""
+        ...
+
 
 class Declared:
     """The shared behaviour of the six declarations: the timeout policy applied to the listed
@@ -304,3 +313,21 @@ class Declared:
     def seating(self, people: int, seats: int) -> list[int]:
         """Return ``opposite_seating(people, seats)``."""
         return opposite_seating(people, seats)
+
+    appraisable: frozenset[str] = frozenset()
+    """The action types a player weighs while choosing them (remi: what an opening is
+    worth against its need); none unless a game declares them."""
+
+    def appraise(self, state: Any, seat: Seat, action: Action) -> dict[str, JSON]:
+        """Return what ``action`` would do for ``seat`` now, ``state`` left unchanged:
+        ``{"ok": True, "events": [...]}`` (its events as ``seat`` sees them) or ``{"ok":
+        False, "code": ..., "reason": ..., "details": {...}}`` (the rules' refusal with its
+        numbers). It is tried on a copy whose hidden pieces are shuffled, so it tells
+        nothing hidden."""
+        trial = state.shuffled_hidden(seat, random.Random(0))
+        try:
+            events: tuple[Event, ...] = trial.apply(seat, action)
+        except IllegalAction as refused:
+            reason = refused.reason or refused.code
+            return {"ok": False, "code": refused.code, "reason": reason, "details": refused.details}
+        return {"ok": True, "events": [event.for_viewer(seat) for event in events]}

@@ -24,9 +24,12 @@ from meldhall.core.engine import Game
 from meldhall.core.fairness import match_seed, verify
 from meldhall.core.replay import log_from_json, replay
 from meldhall.server import ops
+from meldhall.server.accounts import account_routes
+from meldhall.server.chat import Chat
 from meldhall.server.edge import EdgeError, decode_json
 from meldhall.server.games import available_games, games_json
 from meldhall.server.hints import hint_routes
+from meldhall.server.leaderboard import leaderboard_routes
 from meldhall.server.limits import Limits
 from meldhall.server.lobby import (
     COOKIE,
@@ -37,6 +40,7 @@ from meldhall.server.lobby import (
     websocket_endpoint,
 )
 from meldhall.server.memory import settle_memory
+from meldhall.server.people import People
 from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.server.replays import replay_routes
 from meldhall.server.security import AddressBook, SecurityMiddleware
@@ -53,8 +57,8 @@ WEB = Path(__file__).resolve().parent.parent / "web"
 """The header that names a solo session to ``/api/records``."""
 
 
-def _page(name: str) -> Response:
-    return page_response(WEB, name)
+def _page(request: Request, name: str, game: str | None = None) -> Response:
+    return page_response(WEB, name, game, request.headers.get("accept-language", ""))
 
 
 def _game_or_404(request: Request) -> str:
@@ -65,29 +69,28 @@ def _game_or_404(request: Request) -> str:
 
 
 async def home(request: Request) -> Response:
-    return _page("index.html")
+    return _page(request, "index.html")
 
 
 async def table_page(request: Request) -> Response:
-    _game_or_404(request)
-    return _page("table.html")
+    return _page(request, "table.html", _game_or_404(request))
 
 
 async def rules_page(request: Request) -> Response:
     _game_or_404(request)
-    return _page("rules.html")
+    return _page(request, "rules.html")
 
 
 async def records_page(request: Request) -> Response:
-    return _page("records.html")
+    return _page(request, "records.html")
 
 
 async def settings_page(request: Request) -> Response:
-    return _page("settings.html")
+    return _page(request, "settings.html")
 
 
 async def verify_page(request: Request) -> Response:
-    return _page("verify.html")
+    return _page(request, "verify.html")
 
 
 async def api_games(request: Request) -> JSONResponse:
@@ -230,7 +233,7 @@ def replayed_outcome(game: Game, proof: dict[str, Any]) -> dict[str, Any] | None
 
 
 async def online_page(request: Request) -> Response:
-    return _page("online.html")
+    return _page(request, "online.html")
 
 
 async def api_guest(request: Request) -> JSONResponse:
@@ -278,25 +281,38 @@ def create_app(
         limits = dataclasses.replace(limits, allowed_origins=settings.allowed_origins)
     Path(settings.data).mkdir(parents=True, exist_ok=True)  # the database or its snapshot key
     store = Store(settings.resolved_database_url(), load_key(Path(settings.data)))
-    manager = OnlineManager(
-        store,
-        bot_delay=settings.bot_delay,
-        keep_finished=settings.keep_finished,
-        unload_idle=limits.solo_grace_seconds,
-        snapshot_every=limits.snapshot_every,
-        clock_floors=limits.clock_floors(),
-    )
-    lobby = Lobby(manager, limits, rate=settings.rate, burst=settings.burst)
+    tables: dict[str, Any] = {
+        "bot_delay": settings.bot_delay,
+        "keep_finished": settings.keep_finished,
+        "unload_idle": limits.solo_grace_seconds,
+        "snapshot_every": limits.snapshot_every,
+        "clock_floors": limits.clock_floors(),
+    }
+    node = None
+    if settings.redis_url:  # one process of a site (server/cluster/)
+        node, manager, lobby = site_parts(settings, limits, store, tables)
+    else:
+        manager = OnlineManager(store, **tables)
+        lobby = Lobby(manager, limits, rate=settings.rate, burst=settings.burst)
+    people = People(store, chat_on=settings.chat == "on")
+    lobby.people = people
+    lobby.chat = Chat(people, lobby.connections)
+    manager.result_hooks.append(people.rate)
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        await lobby.restore()
+        if node is not None:
+            await node.start()
+        else:
+            await lobby.restore()
         store.start_checkpoints()
         settle_memory()
         upkeep = asyncio.get_running_loop().create_task(expire_sessions_every(store, limits))
         yield
         upkeep.cancel()
         await manager.close()
+        if node is not None:
+            await node.close()
         store.close()
 
     routes = [
@@ -317,6 +333,8 @@ def create_app(
         Route("/online", online_page),
         *replay_routes(settings.spectator_delay),
         *hint_routes(),
+        *account_routes(),
+        *leaderboard_routes(),
         WebSocketRoute("/ws", counted_websocket),
         Route("/healthz", ops.healthz),
         Route("/readyz", ops.readyz),
@@ -336,6 +354,9 @@ def create_app(
     app.state.store = store
     app.state.manager = manager
     app.state.lobby = lobby
+    app.state.people = people
+    app.state.web = WEB
+    app.state.node = node
     app.state.metrics = ops.app_registry(app.state)
     return app
 
@@ -346,9 +367,28 @@ async def counted_websocket(socket: WebSocket) -> None:
     state = socket.app.state
     state.connections += 1
     try:
-        await websocket_endpoint(socket)
+        if state.node is not None:
+            await state.node.serve(socket, state.addresses)
+        else:
+            await websocket_endpoint(socket)
     finally:
         state.connections -= 1
+
+
+def site_parts(
+    settings: Settings, limits: Limits, store: Store, tables: dict[str, Any]
+) -> tuple[Any, OnlineManager, Lobby]:
+    """Return the node, tables and lobby of one process of a site on ``settings.redis_url``
+    (server/cluster/)."""
+    from meldhall.server.cluster.lobby import SiteLobby
+    from meldhall.server.cluster.node import Node
+    from meldhall.server.cluster.tables import SiteManager
+
+    node = Node(settings.redis_url, store, ttl=settings.lease_seconds)
+    manager = SiteManager(store, node, **tables)
+    lobby = SiteLobby(manager, node, limits, rate=settings.rate, burst=settings.burst)
+    node.attach(manager, lobby)
+    return node, manager, lobby
 
 
 def app_from_env() -> Starlette:

@@ -18,8 +18,10 @@ from starlette.websockets import WebSocket
 from meldhall.bots.levels import seat_player
 from meldhall.core.errors import MeldhallError
 from meldhall.games.registry import UnknownGame
+from meldhall.server.chat import Chat, FloodLimit
 from meldhall.server.games import available_games
 from meldhall.server.limits import Limits
+from meldhall.server.people import People
 from meldhall.server.security import AddressBook
 from meldhall.server.ws import Connection
 from meldhall.store.lobby import LobbyData
@@ -63,6 +65,8 @@ class Waiting:
         self.members: dict[str, OnlineConnection] = {}
         self.countdown: asyncio.Task[None] | None = None
         self.starts_at: float | None = None
+        self.ratings: list[dict[str, Any] | None] = []
+        """Each person's rating in the table's game (None: a guest), see ``Lobby.rate_seats``."""
 
     def json(self, viewer: str | None = None) -> dict[str, Any]:
         """Return what the people at (and before) the table may know of it; for the session
@@ -77,6 +81,7 @@ class Waiting:
             "settings": self.data.settings,
             "public": self.data.public,
             "people": [p["name"] for p in self.data.people],
+            "ratings": list(self.ratings),
             "host": next(
                 (p["name"] for p in self.data.people if p["session"] == self.data.host), None
             ),
@@ -113,7 +118,17 @@ class Lobby:
         self.tables: dict[str, Waiting] = {}
         self.rematches: dict[str, str] = {}
         """The waiting table opened for the next match of a finished one, by lobby id."""
+        self.people: People | None = None
+        """Accounts, ratings and chat (server/people.py), when the app has them."""
+        self.connections: set[OnlineConnection] = set()
+        """Every open connection (the chat finds a room's readers among them)."""
+        self.chat: Chat | None = None
         manager.unloaded.append(self.forget)
+
+    def shown_name(self, conn: OnlineConnection, raw: object) -> str:
+        """Return the name ``conn`` shows at a table: its account's, or its guest name."""
+        name = clean_name(raw)
+        return self.people.shown_name(conn.token, name) if self.people else name
 
     def forget(self, match_id: str) -> None:
         """Drop the lobby table of a finished match once its table is unloaded."""
@@ -129,6 +144,7 @@ class Lobby:
             for person in data.people:
                 person["name"] = clean_name(person.get("name", ""))
             self.tables[data.id] = Waiting(data)
+            self.rate_seats(self.tables[data.id])
             if data.status == "playing" and data.match_id is not None:
                 self.manager.register(data)
                 try:
@@ -150,9 +166,24 @@ class Lobby:
             raise Rejected("no_table", f"no table {table_id!r}")
         return waiting
 
+    def rate_seats(self, waiting: Waiting) -> None:
+        """Look up the ratings of the people at a waiting table (shown beside their names)."""
+        if self.people is not None:
+            sessions = [str(p["session"]) for p in waiting.data.people]
+            waiting.ratings = self.people.seat_ratings(waiting.data.game, sessions)
+
     def _tell(self, waiting: Waiting) -> None:
+        self.rate_seats(waiting)
         for token, conn in waiting.members.items():
             conn.out.put_nowait({"type": "table", "table": waiting.json(token)})
+        self.changed(waiting)
+
+    def changed(self, waiting: Waiting) -> None:
+        """Take note that a table changed (a site's lobby tells the other processes)."""
+
+    async def new_table_id(self) -> str:
+        """Return the id of a new lobby table (a site's lobby takes its lease first)."""
+        return secrets.token_urlsafe(12)
 
     def check_new(
         self, conn: OnlineConnection, game_id: str, options: dict[str, Any], settings: Any
@@ -188,13 +219,14 @@ class Lobby:
         settings: dict[str, Any],
         public: bool,
         name: str,
+        table_id: str | None = None,
     ) -> Waiting:
-        """Return a new waiting table with its creator (``conn``) seated as host (raise
-        ``Rejected`` as ``check_new`` does)."""
+        """Return a new waiting table (id ``table_id``, default a new one) with its creator
+        (``conn``) seated as host (raise ``Rejected`` as ``check_new`` does)."""
         settings = self.check_new(conn, game_id, options, settings)
         assert conn.token is not None
         data = LobbyData(
-            id=secrets.token_urlsafe(12),
+            id=table_id or secrets.token_urlsafe(12),
             game=game_id,
             options=dict(options),
             settings=settings,
@@ -316,8 +348,12 @@ class Lobby:
         places = game.seating(len(people), seats)
         computer = seat_player(data.game, table_settings(data.settings)["bots"])
         players: list[dict[str, Any]] = [dict(computer) for _ in range(seats)]
-        for seat, person in zip(places, people, strict=True):
+        self.rate_seats(waiting)
+        ratings = waiting.ratings or [None] * len(people)
+        for seat, person, rating in zip(places, people, ratings, strict=True):
             players[seat] = {"kind": "person", "session": person["session"], "name": person["name"]}
+            if rating is not None:
+                players[seat]["rating"] = rating
         store = self.manager.store
         secret = store.take_secret(data.host)
         match = store.create_match(
@@ -360,8 +396,9 @@ class Lobby:
             conn.out.put_nowait({**message, "table": waiting.data.id})
             return waiting
         old = table.lobby
+        table_id = await self.new_table_id()
         waiting = self.create(
-            conn, old.game, dict(old.options), dict(old.settings), old.public, name
+            conn, old.game, dict(old.options), dict(old.settings), old.public, name, table_id
         )
         self.rematches[old.id] = waiting.data.id
         table.send_all({**message, "table": waiting.data.id})
@@ -411,12 +448,32 @@ class OnlineConnection(Connection):
         self.lobby = lobby
         self.waiting: Waiting | None = None
         self.limit = RateLimit(lobby.rate, lobby.burst)
+        self.chat_limit = FloodLimit()
+
+    def _chat(self) -> Chat:
+        if self.lobby.chat is None:
+            raise Rejected("chat_off", "this server has no chat")
+        return self.lobby.chat
+
+    async def _on_chat(self, message: dict[str, Any]) -> None:
+        self._chat().send(self, message.get("text"), message.get("quick"))
+
+    async def _on_chat_open(self, message: dict[str, Any]) -> None:
+        self.out.put_nowait(self._chat().history(self))
+
+    async def _on_mute(self, message: dict[str, Any]) -> None:
+        self.out.put_nowait(self._chat().mute(self, message["author"], message.get("on", True)))
+
+    async def _on_report(self, message: dict[str, Any]) -> None:
+        self.out.put_nowait(self._chat().report(self, message["message"]))
 
     async def run(self) -> None:
         """Serve the connection; leaving takes the person off a waiting table."""
+        self.lobby.connections.add(self)
         try:
             await super().run()
         finally:
+            self.lobby.connections.discard(self)
             if self.waiting is not None:
                 self.lobby.drop(self, self.waiting.data.id)
 
@@ -457,7 +514,8 @@ class OnlineConnection(Connection):
             message.get("options", {}),
             message.get("settings", {}),
             bool(message.get("public", True)),
-            clean_name(message.get("name", "")),
+            self.lobby.shown_name(self, message.get("name", "")),
+            await self.lobby.new_table_id(),
         )
 
     async def _on_join(self, message: dict[str, Any]) -> None:
@@ -466,7 +524,9 @@ class OnlineConnection(Connection):
             self._leave_all()
         self.waiting = waiting
         try:
-            await self.lobby.join(self, message["table"], clean_name(message.get("name", "")))
+            await self.lobby.join(
+                self, message["table"], self.lobby.shown_name(self, message.get("name", ""))
+            )
         except Rejected:
             self.waiting = None
             raise

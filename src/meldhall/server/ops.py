@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from prometheus_client import CONTENT_TYPE_LATEST, CollectorRegistry, generate_latest
-from prometheus_client.core import GaugeMetricFamily
+from prometheus_client.core import CounterMetricFamily, GaugeMetricFamily
 from prometheus_client.registry import Collector
 from sqlalchemy import text
 from starlette.requests import Request
@@ -30,7 +30,7 @@ class Gauges(Collector):
     def __init__(self, app_state: Any) -> None:
         self.state = app_state
 
-    def collect(self) -> Iterator[GaugeMetricFamily]:
+    def collect(self) -> Iterator[GaugeMetricFamily | CounterMetricFamily]:
         """Yield the gauges of the app now."""
         yield GaugeMetricFamily(
             "meldhall_connections", "Open WebSocket connections", value=self.state.connections
@@ -47,6 +47,17 @@ class Gauges(Collector):
         for status, count in sorted(counts.items()):
             lobby.add_metric([status], count)
         yield lobby
+        node = getattr(self.state, "node", None)
+        if node is not None:  # one process of a site (server/cluster/)
+            yield GaugeMetricFamily(
+                "meldhall_leases", "Table leases this process holds", value=len(node.leases.held)
+            )
+            yield CounterMetricFamily(
+                "meldhall_relayed_out", "Envelopes sent to other processes", value=node.relay.sent
+            )
+            yield CounterMetricFamily(
+                "meldhall_relayed_in", "Envelopes received", value=node.relay.received
+            )
 
 
 def app_registry(app_state: Any) -> CollectorRegistry:
@@ -62,8 +73,8 @@ async def healthz(request: Request) -> JSONResponse:
 
 
 async def readyz(request: Request) -> JSONResponse:
-    """Return 200 when the database (and Redis, when set) answer, else 503 naming what did
-    not."""
+    """Return 200 when the database (and Redis, when set) answer and a site's process has
+    joined its site, else 503 naming what did not."""
     state = request.app.state
     checks = ["database"]
     problems: dict[str, str] = {}
@@ -78,6 +89,11 @@ async def readyz(request: Request) -> JSONResponse:
             await asyncio.wait_for(asyncio.to_thread(_ping_redis, url), READY_TIMEOUT)
         except Exception as exc:
             problems["redis"] = f"{type(exc).__name__}: {exc}"
+    node = getattr(state, "node", None)
+    if node is not None:  # one process of a site: it has read the lobby and sweeps
+        checks.append("site")
+        if not node.joined:
+            problems["site"] = "the process has not joined its site yet (Redis)"
     for name, problem in problems.items():
         log.warning("readiness: %s does not answer: %s", name, problem)
     body = {"ok": not problems, "checks": {n: problems.get(n, "ok") for n in checks}}

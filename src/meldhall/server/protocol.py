@@ -43,6 +43,7 @@ CLIENT: dict[str, Schema] = {
     "resume": _message("resume", {"match": _ID}, {"state_id": _INT}),
     "act": _message("act", {"state_id": _INT, "action": _ANY}, {"seat": _INT, "match": _ID}),
     "sync": _message("sync", {}, {}),
+    "appraise": _message("appraise", {"state_id": _INT, "action": _ANY}, {}),
     "continue": _message("continue", {}, {}),
     "pace": _message("pace", {"pace": {"type": "string", "maxLength": 16}}, {}),
     # online play (docs/online.md)
@@ -57,6 +58,18 @@ CLIENT: dict[str, Schema] = {
     "begin": _message("begin", {}, {}),
     "watch": _message("watch", {"table": _ID}, {}),
     "rematch": _message("rematch", {}, {}),
+    # table chat (docs/protocol.md, "Chat")
+    "chat": _message(
+        "chat",
+        {},
+        {
+            "text": {"type": "string", "maxLength": 1000},
+            "quick": {"type": "string", "maxLength": 32},
+        },
+    ),
+    "chat_open": _message("chat_open", {}, {}),
+    "mute": _message("mute", {"author": _ID}, {"on": {"type": "boolean"}}),
+    "report": _message("report", {"message": _INT}, {}),
 }
 
 _SEAT: Schema = {"type": ["integer", "null"], "minimum": 0}
@@ -114,6 +127,16 @@ SERVER: dict[str, Schema] = {
             "details": _OBJECT,
         },
     ),
+    "appraisal": _message(
+        "appraisal",
+        {"match": _ID, "state_id": _INT, "action": _ANY, "ok": {"type": "boolean"}},
+        {
+            "events": _LIST,
+            "code": {"type": "string"},
+            "reason": {"type": "string"},
+            "details": _OBJECT,
+        },
+    ),
     "lobby": _message("lobby", {"tables": _LIST}, {}),
     "table": _message("table", {"table": _OBJECT}, {}),
     "left": _message("left", {}, {}),
@@ -133,6 +156,23 @@ SERVER: dict[str, Schema] = {
     "rematch": _message(
         "rematch", {"match": _ID, "table": _ID, "seat": _INT, "name": {"type": "string"}}, {}
     ),
+    "chat": _message(
+        "chat",
+        {
+            "id": _INT,
+            "room": _ID,
+            "author": _ID,
+            "name": {"type": "string"},
+            "text": {"type": "string"},
+            "quick": {"type": ["string", "null"]},
+            "at": {"type": "string"},
+            "you": {"type": "boolean"},
+        },
+        {},
+    ),
+    "chat_history": _message("chat_history", {"room": _ID, "messages": _LIST}, {}),
+    "muted": _message("muted", {"author": _ID, "on": {"type": "boolean"}}, {}),
+    "reported": _message("reported", {"message": _INT}, {}),
     "notice": _message("notice", {"match": _ID, "kind": {"type": "string"}, "seat": _INT}, {}),
     "match_over": _message(
         "match_over",

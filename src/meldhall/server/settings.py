@@ -68,11 +68,13 @@ class Settings:
         "SQLite under the data folder)",
     )
     redis_url: str = _setting(
-        "", "Redis URL of the site (default: none; for now /readyz checks it)"
+        "", "Redis URL of the site that several processes share (default: none: one process)"
     )
     host: str = _setting("127.0.0.1", "address to listen on")
     port: int = _setting(8000, "TCP port to listen on", _positive(int))
-    workers: int = _setting(1, "server processes on this host (1 for now)", _positive(int))
+    workers: int = _setting(
+        1, "server processes on this host (above 1 needs --redis-url)", _positive(int)
+    )
     log_level: str = _setting(
         "info", "least level logged: " + ", ".join(LOG_LEVELS), _choice(LOG_LEVELS)
     )
@@ -90,6 +92,13 @@ class Settings:
     )
     burst: float = _setting(200.0, "messages a connection may send at once", _positive(float))
     bot_delay: float = _setting(0.8, "seconds before each computer move", _positive(float))
+    chat: str = _setting("on", "table chat on or off", _choice(("on", "off")))
+    lease_seconds: float = _setting(
+        5.0,
+        "with --redis-url: seconds a table's lease lives unrenewed (a dead process's tables "
+        "are taken over after about this long)",
+        _positive(float),
+    )
     spectator_delay: int = _setting(
         0, "actions a replay of a match in play stays behind it", _positive(int)
     )
@@ -105,11 +114,20 @@ class Settings:
     def check(self) -> Settings:
         """Return these settings, or raise ``SettingError`` for a combination that cannot
         work."""
-        if self.workers > 1:
+        if self.workers > 1 and not self.redis_url:
             raise SettingError(
-                f"--workers {self.workers}: one process per database for now; several would "
-                "each keep a lobby and copies of matches of their own (the cluster on Redis "
-                "is not built yet)"
+                f"--workers {self.workers}: several processes share their lobby and tables "
+                "through Redis; give --redis-url too (or --workers 1)"
+            )
+        if self.lease_seconds < 0.5:
+            raise SettingError(
+                f"--lease-seconds {self.lease_seconds:g}: at least 0.5 (a lease is renewed "
+                "five times in its life, over the network)"
+            )
+        if self.redis_url and self.resolved_database_url() in ("sqlite://", "sqlite:///:memory:"):
+            raise SettingError(
+                "--redis-url: the processes of a site share one database; an in-memory "
+                "SQLite database cannot be shared (give --database-url)"
             )
         return self
 

@@ -5,7 +5,12 @@ Every static URL a page names is versioned by the content of the web folder
 prefix, so one version covers a page and all its modules. Versioned files are cached for a
 year; unversioned ones (the catalogs and rules fetched by the scripts) are revalidated. Each
 page lists every module it needs as a ``<link rel="modulepreload">`` so the browser fetches
-them at once instead of finding them import by import."""
+them at once instead of finding them import by import.
+
+Where ``make bundle`` has built them, a page's script is served as one file (esbuild, in the
+git-ignored ``web/dist``): one request instead of twenty over a slow line. A bundle is served
+only while ``dist/SOURCE`` names the modules as they are now (``sources_version``), so an
+edited module is never hidden behind an old bundle; without one the modules are served."""
 
 from __future__ import annotations
 
@@ -34,18 +39,45 @@ STATIC_URL = re.compile(r"""(href|src)="/static/(?!_v)""")
 OLD_PRELOAD = re.compile(r"""<link rel="modulepreload"[^>]*>\n?""")
 
 
-@cache
-def web_version(web: Path) -> str:
-    """Return the version of the web folder: a short hash of every file's path and content."""
+DIST = "dist"
+"""The folder under web/ that holds the bundles, one per page script, and ``SOURCE``."""
+
+
+def _digest(paths: list[Path], root: Path) -> str:
     digest = hashlib.sha256()
-    for path in sorted(p for p in web.rglob("*") if p.is_file()):
-        digest.update(path.relative_to(web).as_posix().encode())
+    for path in sorted(paths):
+        digest.update(path.relative_to(root).as_posix().encode())
         digest.update(path.read_bytes())
     return digest.hexdigest()[:12]
 
 
-def modules_of(web: Path, entry: str) -> list[str]:
-    """Return every module (paths under `web`) that the module `entry` needs, entry first."""
+@cache
+def sources_version(web: Path) -> str:
+    """Return a short hash of every module under web/js (what a bundle is built from)."""
+    return _digest([p for p in (web / "js").rglob("*.js") if p.is_file()], web)
+
+
+@cache
+def bundled(web: Path) -> frozenset[str]:
+    """Return the page scripts (``js/table.js``...) that have a current bundle in ``dist``:
+    none when ``dist/SOURCE`` is missing or names other modules than today's."""
+    source = web / DIST / "SOURCE"
+    if not source.is_file() or source.read_text().strip() != sources_version(web):
+        return frozenset()
+    return frozenset(p.relative_to(web / DIST).as_posix() for p in (web / DIST).rglob("*.js"))
+
+
+@cache
+def web_version(web: Path) -> str:
+    """Return the version of the web folder: a short hash of every file's path and content
+    (the bundles included)."""
+    return _digest([p for p in web.rglob("*") if p.is_file()], web)
+
+
+def modules_of(web: Path, entry: str, game: str | None = None) -> list[str]:
+    """Return every module (paths under `web`) that the module `entry` needs, entry first;
+    a game's view imported by name is that ``game``'s alone when one is given, else every
+    game's."""
     seen: list[str] = []
     todo = [entry]
     while todo:
@@ -59,7 +91,7 @@ def modules_of(web: Path, entry: str) -> list[str]:
             target = match.group(1) or match.group(2)
             todo.append(_join(base, target))
         if GAMES_IMPORT.search(source):
-            games = (web / base / "games").glob("*.js")
+            games = (web / base / "games").glob("*.js" if game is None else f"{game}.js")
             todo.extend(sorted(p.relative_to(web).as_posix() for p in games))
     return seen
 
@@ -75,14 +107,15 @@ def _join(base: Path, target: str) -> str:
 
 
 @cache
-def page_html(web: Path, name: str) -> str:
+def page_html(web: Path, name: str, game: str | None = None) -> str:
     """Return a page's HTML with versioned static URLs and a module preload for every module
-    its scripts need."""
+    its scripts need (of the game views, only ``game``'s when the page shows one game)."""
     version = web_version(web)
     html = OLD_PRELOAD.sub("", (web / name).read_text(encoding="utf-8"))
     modules: list[str] = []
     for entry in ENTRY.findall(html):
-        modules.extend(m for m in modules_of(web, entry) if m not in modules)
+        needed = [entry] if entry in bundled(web) else modules_of(web, entry, game)
+        modules.extend(m for m in needed if m not in modules)
     links = "".join(
         f'<link rel="modulepreload" href="/static/{PREFIX}{version}/{m}">\n' for m in modules
     )
@@ -90,9 +123,29 @@ def page_html(web: Path, name: str) -> str:
     return STATIC_URL.sub(rf'\1="/static/{PREFIX}{version}/', html)
 
 
-def page_response(web: Path, name: str) -> HTMLResponse:
-    """Return a page (revalidated on every visit: its static URLs carry the version)."""
-    return HTMLResponse(page_html(web, name), headers={"Cache-Control": REVALIDATE})
+def catalogs_wanted(web: Path, accept_language: str) -> list[str]:
+    """Return the catalogs a page will fetch: English (every page's fallback) and the
+    language the browser asks for first, when meldhall has it.
+
+    >>> catalogs_wanted(Path(__file__).parent.parent / "web", "ru-RU,ru;q=0.9,en;q=0.8")
+    ['en', 'ru']
+    """
+    first = accept_language.split(",")[0].split(";")[0].strip()[:2].lower()
+    known = first != "en" and (web / "i18n" / f"{first}.json").is_file()
+    return ["en", first] if known else ["en"]
+
+
+def page_response(
+    web: Path, name: str, game: str | None = None, accept_language: str = ""
+) -> HTMLResponse:
+    """Return a page (revalidated on every visit: its static URLs carry the version) that
+    asks for its catalogs at once, beside its scripts."""
+    links = "".join(
+        f'<link rel="preload" href="/static/i18n/{lang}.json" as="fetch" crossorigin>\n'
+        for lang in catalogs_wanted(web, accept_language)
+    )
+    html = page_html(web, name, game).replace("</head>", f"{links}</head>", 1)
+    return HTMLResponse(html, headers={"Cache-Control": REVALIDATE})
 
 
 class CachedStatic(StaticFiles):
@@ -102,7 +155,14 @@ class CachedStatic(StaticFiles):
         """Return the file response of a path, its version prefix (if any) removed."""
         head, _, rest = path.replace("\\", "/").partition("/")
         versioned = head.startswith(PREFIX) and bool(rest)
-        response = await super().get_response(rest if versioned else path, scope)
+        wanted = rest if versioned else path
+        if wanted in bundled(Path(str(self.directory))):
+            wanted = f"{DIST}/{wanted}"
+        response = await super().get_response(wanted, scope)
         if response.status_code in (200, 304):
             response.headers["Cache-Control"] = LONG_CACHE if versioned else REVALIDATE
         return response
+
+
+if __name__ == "__main__":  # make bundle: the SOURCE line of the bundles it builds
+    print(sources_version(Path(__file__).resolve().parent.parent / "web"))

@@ -48,10 +48,11 @@ class Outbox:
     def __init__(self, limit: int = OUTBOX_LIMIT) -> None:
         self.limit = limit
         self.overflowed = False
-        self._items: deque[dict[str, Any]] = deque()
+        self._items: deque[dict[str, Any] | msgspec.Raw] = deque()
+        """Messages, or messages encoded already (relayed from another process)."""
         self._waiter: asyncio.Future[None] | None = None
 
-    def put_nowait(self, item: dict[str, Any]) -> None:
+    def put_nowait(self, item: dict[str, Any] | msgspec.Raw) -> None:
         """Take one message to send; past the limit, drop them all and mark the overflow."""
         if len(self._items) >= self.limit:
             self.overflowed = True
@@ -61,7 +62,7 @@ class Outbox:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
-    async def take(self) -> list[dict[str, Any]]:
+    async def take(self) -> list[dict[str, Any] | msgspec.Raw]:
         """Return every waiting message, waiting for one if there is none; raise
         ``OutboxOverflow`` once messages were dropped."""
         while not self._items and not self.overflowed:
@@ -160,7 +161,8 @@ class Connection:
                         try:
                             text = encode(message).decode()
                         except (UnicodeError, TypeError, msgspec.EncodeError) as exc:
-                            log.error("dropped a %s message: %s", message.get("type"), exc)
+                            kind = message.get("type") if isinstance(message, dict) else "relayed"
+                            log.error("dropped a %s message: %s", kind, exc)
                             continue
                         await self.socket.send_text(text)
             except OutboxOverflow:
@@ -186,6 +188,10 @@ class Connection:
         if kind != "hello" and self.token is None:
             self._reject("no_session", "say hello first")
             return
+        await self._dispatch(kind, message)
+
+    async def _dispatch(self, kind: str, message: dict[str, Any]) -> None:
+        """Run the handler of a checked message; a refusal becomes a ``rejected`` message."""
         try:
             await getattr(self, f"_on_{kind}")(message)
         except Rejected as exc:
@@ -257,6 +263,10 @@ class Connection:
         if "seat" in message and message["seat"] != seat:
             raise Rejected("not_your_seat", f"this connection plays seat {seat}")
         await table.act(seat, message["action"], message["state_id"])
+
+    async def _on_appraise(self, message: dict[str, Any]) -> None:
+        table, seat = self._seated()
+        self.out.put_nowait(table.appraise(seat, message["action"], message["state_id"]))
 
     async def _on_sync(self, message: dict[str, Any]) -> None:
         table, _seat = self._seated()

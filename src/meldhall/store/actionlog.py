@@ -24,6 +24,25 @@ PG_APPEND = (
 """One statement for the whole batch: the columns as four arrays (less work per row than one
 INSERT each, on both sides)."""
 
+PG_FENCED_APPEND = (
+    "WITH allowed AS (SELECT f.match_id FROM table_fences f "
+    "JOIN unnest(%s::varchar[], %s::bigint[]) AS w(match_id, fence) "
+    "ON f.match_id = w.match_id AND f.fence = w.fence FOR SHARE OF f) "
+    'INSERT INTO actions (match_id, "index", seat, action) '
+    "SELECT b.m, b.i, b.s, b.a::json "
+    "FROM unnest(%s::varchar[], %s::int[], %s::int[], %s::text[]) AS b(m, i, s, a) "
+    "WHERE b.m IN (SELECT match_id FROM allowed) RETURNING match_id"
+)
+"""The batch of a site's process (store/fences.py): only the actions of matches whose fence
+row holds the token the process staged them with are inserted, the fence rows locked until
+the commit (a takeover's new token waits for it, then refuses this process)."""
+
+SQLITE_FENCED_APPEND = (
+    'INSERT INTO actions (match_id, "index", seat, action) SELECT ?, ?, ?, ? '
+    "WHERE EXISTS (SELECT 1 FROM table_fences WHERE match_id = ? AND fence = ?)"
+)
+"""One fenced action on SQLite (the open write transaction keeps the fence row as read)."""
+
 
 def sqlite_pragmas(dbapi_conn: Any, _record: Any = None) -> None:
     """Set the pragmas of every meldhall SQLite connection (WAL, normal sync, foreign keys)."""
@@ -54,6 +73,13 @@ class ActionLog(Protocol):
     def close(self) -> None:
         """Close the connection (what is staged is lost)."""
 
+    def fence(self, fences: dict[str, int]) -> None:
+        """From now on insert a match's actions only while its fence row holds the token
+        ``fences`` gives it (store/fences.py; the caller keeps the dict up to date)."""
+
+    def take_refused(self) -> set[str]:
+        """Return the matches whose staged actions the fence refused since the last call."""
+
 
 class SqliteActionLog:
     """The action log of a SQLite file on a plain ``sqlite3`` connection (a tenth of the ORM's
@@ -63,13 +89,30 @@ class SqliteActionLog:
         self.conn = sqlite3.connect(path, isolation_level=None, check_same_thread=False)
         sqlite_pragmas(self.conn)
         self.staged = 0
+        self.fences: dict[str, int] | None = None
+        self.refused: set[str] = set()
+
+    def fence(self, fences: dict[str, int]) -> None:
+        """Fence the inserts from now on (see ``ActionLog.fence``)."""
+        self.fences = fences
+
+    def take_refused(self) -> set[str]:
+        """Return the matches refused since the last call (see ``ActionLog.take_refused``)."""
+        refused, self.refused = self.refused, set()
+        return refused
 
     def stage(self, match_id: str, index: int, seat: int, action: Any) -> None:
         """Insert the action in the open transaction (opened by the batch's first action)."""
         if not self.staged:
             self.conn.execute("BEGIN")
         try:
-            self.conn.execute(SQLITE_APPEND, (match_id, index, seat, json.dumps(action)))
+            if self.fences is None:
+                self.conn.execute(SQLITE_APPEND, (match_id, index, seat, json.dumps(action)))
+            else:
+                fence = self.fences.get(match_id, 0)
+                row = (match_id, index, seat, json.dumps(action), match_id, fence)
+                if self.conn.execute(SQLITE_FENCED_APPEND, row).rowcount == 0:
+                    self.refused.add(match_id)
         except sqlite3.Error:
             if not self.staged:
                 self.conn.execute("ROLLBACK")
@@ -108,6 +151,17 @@ class PostgresActionLog:
         # autocommit: the batch is one statement, atomic alone (no BEGIN/COMMIT round trips)
         self.conn = psycopg.connect(self._conninfo, autocommit=True)
         self.rows: list[tuple[str, int, int, str]] = []
+        self.fences: dict[str, int] | None = None
+        self.refused: set[str] = set()
+
+    def fence(self, fences: dict[str, int]) -> None:
+        """Fence the inserts from now on (see ``ActionLog.fence``)."""
+        self.fences = fences
+
+    def take_refused(self) -> set[str]:
+        """Return the matches refused since the last call (see ``ActionLog.take_refused``)."""
+        refused, self.refused = self.refused, set()
+        return refused
 
     @property
     def staged(self) -> int:
@@ -123,7 +177,14 @@ class PostgresActionLog:
         rows, self.rows = self.rows, []
         columns = [list(column) for column in zip(*rows, strict=True)]
         try:
-            self.conn.execute(PG_APPEND, columns)
+            if self.fences is None:
+                self.conn.execute(PG_APPEND, columns)
+            else:
+                matches = list(dict.fromkeys(columns[0]))
+                tokens = [self.fences.get(m, 0) for m in matches]
+                cursor = self.conn.execute(PG_FENCED_APPEND, [matches, tokens, *columns])
+                stored = {m for (m,) in cursor.fetchall()}
+                self.refused |= set(matches) - stored
         except Exception:
             if self.conn.broken:
                 self._reconnect()

@@ -2,8 +2,9 @@
 
 Removed: matches abandoned more than DAYS ago (with their action logs; an abandoned match has
 no record and proves nothing), lobby tables closed before they started or finished more than
-DAYS ago (their results stay in ``online_results``), and sessions created more than DAYS ago
-that own no match and no result (a returning browser simply gets a new one). Kept: every
+DAYS ago (their results stay in ``online_results``), sessions created more than DAYS ago
+that own no match and no result (a returning browser simply gets a new one), and the fencing
+tokens (store/fences.py) of matches that ended more than DAYS ago or are gone. Kept: every
 completed match (its log is its fairness proof), every record and online result, every match
 in play.
 """
@@ -15,6 +16,7 @@ from datetime import timedelta
 from sqlalchemy import delete, exists, select
 from sqlalchemy.engine import Engine
 
+from meldhall.store.fences import FenceRow
 from meldhall.store.lobby import LobbyRow, OnlineResultRow
 from meldhall.store.models import ActionRow, MatchRow, RecordRow, SessionRow, utcnow
 
@@ -46,9 +48,14 @@ def cleanup(engine: Engine, older_than_days: float) -> dict[str, int]:
                 ~exists().where(OnlineResultRow.session == SessionRow.token),
             )
         )
+        in_play = select(MatchRow.id).where(
+            (MatchRow.status == "playing") | (MatchRow.finished >= cutoff)
+        )
+        fences = conn.execute(delete(FenceRow).where(FenceRow.match_id.not_in(in_play)))
     return {
         "abandoned matches": matches.rowcount,
         "actions of those": actions.rowcount,
         "lobby tables": lobby.rowcount,
         "sessions": sessions.rowcount,
+        "fencing tokens": fences.rowcount,
     }

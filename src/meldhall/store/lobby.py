@@ -95,6 +95,12 @@ class LobbyStore:
             row.status = table.status
             row.match_id = table.match_id
 
+    def get(self, table_id: str) -> LobbyData | None:
+        """Return one lobby table, or None when there is no such table."""
+        with self._sessions() as db:
+            row = db.get(LobbyRow, table_id)
+            return None if row is None else _data(row)
+
     def active(self) -> list[LobbyData]:
         """Return every lobby table still waiting or playing, oldest first."""
         with self._sessions() as db:

@@ -231,14 +231,25 @@ class Store:
     ) -> int:
         """Delete the sessions nobody uses and return how many: those unused for ``idle``
         with no match in play, and those never used again ``unused`` after they were made
-        that own no match at all (a client's records stay, without their session)."""
+        that own no match at all (a client's records stay, without their session). A session
+        an account claimed stays (it names the account's person)."""
         now = now or utcnow()
+        from meldhall.store.people import AccountRow
+
         owns = select(MatchRow.id).where(MatchRow.owner == SessionRow.token)
         plays = owns.where(MatchRow.status == "playing")
+        claimed = select(AccountRow.id).where(AccountRow.session == SessionRow.token).exists()
         last = func.coalesce(SessionRow.last_seen, SessionRow.created)
-        stale = or_(
-            and_(last < now - idle, ~plays.exists()),
-            and_(SessionRow.last_seen.is_(None), SessionRow.created < now - unused, ~owns.exists()),
+        stale = and_(
+            ~claimed,
+            or_(
+                and_(last < now - idle, ~plays.exists()),
+                and_(
+                    SessionRow.last_seen.is_(None),
+                    SessionRow.created < now - unused,
+                    ~owns.exists(),
+                ),
+            ),
         )
         with self._db() as db, db.begin():
             gone = db.execute(delete(SessionRow).where(stale))
@@ -325,6 +336,19 @@ class Store:
         it): the tables that staged them must go back to the stored log."""
         lost, self._lost_batch = self._lost_batch, False
         return lost
+
+    def fence_actions(self, fences: dict[str, int]) -> None:
+        """Insert a match's actions from now on only while its fence row holds the token of
+        ``fences`` (store/fences.py: a site of many processes); raise ``ValueError`` for a
+        store with no batched action log (in-memory SQLite)."""
+        if self._log is None:
+            raise ValueError(f"the database {self.engine.url!r} cannot fence its action log")
+        self._log.fence(fences)
+
+    def refused_matches(self) -> set[str]:
+        """Return the matches whose committed actions the fence refused since the last call
+        (their tables lost their lease: nothing of them was stored)."""
+        return set() if self._log is None else self._log.take_refused()
 
     def _commit_before_use(self, *_args: Any) -> None:
         self.commit_staged()

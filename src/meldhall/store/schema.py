@@ -32,11 +32,14 @@ class SchemaError(MeldhallError):
 
 
 def all_metadata() -> list[MetaData]:
-    """Return the metadata of every meldhall table (solo store and online lobby)."""
+    """Return the metadata of every meldhall table (solo store, online lobby, people,
+    fencing tokens)."""
+    from meldhall.store.fences import FenceBase
     from meldhall.store.lobby import LobbyBase
     from meldhall.store.models import Base
+    from meldhall.store.people import PeopleBase
 
-    return [Base.metadata, LobbyBase.metadata]
+    return [Base.metadata, LobbyBase.metadata, PeopleBase.metadata, FenceBase.metadata]
 
 
 def alembic_config(connection: Connection) -> Config:

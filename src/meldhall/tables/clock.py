@@ -31,9 +31,9 @@ seats may answer at once), how long a disconnected person's seat waits before a 
 it, the countdown before a match starts, the pause between hands, how long a waiting table
 keeps the place of a person whose connection closed."""
 
-SWITCHES: dict[str, bool] = {"hints": True}
+SWITCHES: dict[str, bool] = {"hints": True, "chat": True}
 """Table options that are on or off, and their defaults: whether a person may ask the
-strong computer for a hint."""
+strong computer for a hint, whether the table has a chat (docs/people.md)."""
 
 CHOICES: dict[str, tuple[tuple[str, ...], str]] = {"bots": (LEVELS, DEFAULT_LEVEL)}
 """Table options that take one of a few words: their words and default. ``bots``: the

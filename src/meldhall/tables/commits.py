@@ -11,6 +11,7 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
+from collections.abc import Callable
 from typing import Any, Protocol
 
 from meldhall.store.repository import Store
@@ -38,6 +39,9 @@ class GroupCommit:
         self._handle: asyncio.Handle | None = None
         self._accepted: list[float] = []
         """When each staged action was accepted (``time.perf_counter``)."""
+        self.on_fenced: Callable[[Committed], None] | None = None
+        """Called instead of ``send_states`` for a table whose actions the store's fence
+        refused (its process lost the table's lease; server/cluster/)."""
 
     def stage(self, match_id: str, index: int, seat: int, action: Any) -> None:
         """Write an accepted action into the open batch (raise what the store raises)."""
@@ -74,8 +78,12 @@ class GroupCommit:
             return
         if accepted:
             COMMIT_SECONDS.observe(time.perf_counter() - start)
+        refused = self.store.refused_matches()
         for table in tables:
-            table.send_states()
+            if refused and getattr(table, "id", None) in refused:
+                (self.on_fenced or type(table).lost)(table)
+            else:
+                table.send_states()
         if accepted:
             sent = time.perf_counter()
             ACTIONS.inc(len(accepted))

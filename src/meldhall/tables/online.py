@@ -26,6 +26,9 @@ from meldhall.tables.manager import TableManager
 from meldhall.tables.metrics import BOT_SECONDS
 from meldhall.tables.table import Listener, Rejected, Sink, Table
 
+ResultHook = Callable[[str, str, list[tuple[str, int]]], object]
+"""What hears of a finished online match: its id, its game and each person's (session, place)."""
+
 
 class OnlineTable(Table):
     """A match played by people over the network, computers in the empty seats."""
@@ -65,6 +68,9 @@ class OnlineTable(Table):
         self._timer: asyncio.TimerHandle | None = None
         self._clock_round = 0
         self._away: dict[int, asyncio.Task[None]] = {}
+        self.result_hooks: list[ResultHook] = []
+        """Called with (match id, game id, [(session, place)]) of the people seats when the
+        match ends (the server rates it: server/people.py)."""
 
     def _replayed(self, events: tuple[Event, ...]) -> None:
         self.rounds.extend(e.for_viewer(None) for e in events if e.kind == "hand_over")
@@ -81,21 +87,22 @@ class OnlineTable(Table):
 
     def players_json(self) -> list[dict[str, JSON]]:
         """Return every seat: person (display name, connected, whether a computer plays it
-        for now) or computer (always labelled as one)."""
+        for now, an account's rating) or computer (always labelled as one)."""
         out: list[dict[str, JSON]] = []
         for seat, p in enumerate(self.data.players):
             if p["kind"] == "bot":
                 level = level_of(self.game.id, p)
                 out.append({"kind": "bot", "bot": p.get("bot"), "level": level, "computer": True})
             else:
-                out.append(
-                    {
-                        "kind": "person",
-                        "name": str(p.get("name", "")),
-                        "connected": self.connected.get(seat, 0) > 0,
-                        "computer_plays": seat in self.standins,
-                    }
-                )
+                person: dict[str, JSON] = {
+                    "kind": "person",
+                    "name": str(p.get("name", "")),
+                    "connected": self.connected.get(seat, 0) > 0,
+                    "computer_plays": seat in self.standins,
+                }
+                if p.get("rating") is not None:  # an account's rating when the match began
+                    person["rating"] = p["rating"]
+                out.append(person)
         return out
 
     def scores_json(self) -> dict[str, JSON]:
@@ -390,6 +397,8 @@ class OnlineTable(Table):
             for seat in self.person_seats
         ]
         self.lobby_store.add_results(self.id, self.game.id, rows)
+        for hook in self.result_hooks:
+            hook(self.id, self.game.id, [(session, rank) for _s, session, _n, _sc, rank in rows])
         self.lobby.status = "over"
         self.lobby_store.save(self.lobby)
         if self.on_finish is not None:
@@ -410,6 +419,8 @@ class OnlineManager(TableManager):
         self.lobby_store = LobbyStore(store)
         self.online: dict[str, LobbyData] = {}
         """Lobby tables in play, by match id."""
+        self.result_hooks: list[ResultHook] = []
+        """What every online table calls when its match ends (see ``OnlineTable``)."""
 
     def register(self, lobby: LobbyData) -> None:
         """Mark a lobby table's match as online (its table is an ``OnlineTable``)."""
@@ -421,7 +432,7 @@ class OnlineManager(TableManager):
         lobby = self.online.get(data.id)
         if lobby is None:
             return super()._make_table(data)
-        return OnlineTable(
+        table = OnlineTable(
             self.store,
             data,
             lobby,
@@ -431,3 +442,5 @@ class OnlineManager(TableManager):
             on_finish=self.finished,
             snapshot_every=self.snapshot_every,
         )
+        table.result_hooks = self.result_hooks
+        return table

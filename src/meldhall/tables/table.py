@@ -392,6 +392,29 @@ class Table:
                 self.store.set_pause(self.id, False, None)
         self._wake_bots()
 
+    def appraise(self, seat: int, action_json: JSON, state_id: int) -> dict[str, JSON]:
+        """Return the ``appraisal`` message of an action ``seat`` weighs before making it
+        (the game's ``appraise``: its events or the rules' refusal), or raise ``Rejected``;
+        nothing at the table changes."""
+        if state_id != self.version:
+            raise Rejected("stale_state", f"state id {state_id} is not the current {self.version}")
+        try:
+            action = self.game.action_from_json(action_json)
+        except MeldhallError as exc:
+            raise Rejected("illegal_action", str(exc), "PARSE_ERROR") from exc
+        data = action.to_json()
+        kind = data.get("type") if isinstance(data, dict) else None
+        if kind not in self.game.appraisable:
+            raise Rejected("not_appraisable", f"{self.game.id} does not weigh {kind!r} actions")
+        verdict = self.game.appraise(self.state, seat, action)
+        return {
+            "type": "appraisal",
+            "match": self.id,
+            "state_id": state_id,
+            "action": data,
+            **verdict,
+        }
+
     async def resume_play(self) -> None:
         """End the pause after a hand: the bots go on."""
         async with self.lock:

@@ -44,6 +44,8 @@ class RemiGame(Declared):
     higher_is_better = False
     hand_result = "totals"
     timeout = TimeoutPolicy(draws=frozenset({"draw_stock"}), piece="card")
+    appraisable = frozenset({"open"})
+    """A player sees what the selected melds are worth against the opening's need."""
 
     def options(self, raw: Mapping[str, Any] | None = None) -> RemiOptions:
         """Return validated options (missing names: the seed's game), or raise

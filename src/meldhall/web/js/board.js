@@ -25,6 +25,7 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
   applyDisplay(document.getElementById('felt'), settings);
   const { createView } = await import(`./games/${gameId}.js`);
   let pending = [];
+  let weighing = [];
   let shownHand = null;
   const ctx = {
     gameId,
@@ -39,12 +40,12 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
     state: null,
     /** Send an action; resolve true once the server applied it, false when it refused. */
     send(action) {
-      if (!ctx.state || ctx.spectator) return Promise.resolve(false);
-      const sid = ctx.state.state_id;
-      return new Promise((resolve) => {
-        pending.push({ resolve, sid });
-        send({ type: 'act', state_id: sid, action });
-      });
+      return about('act', action, pending, false);
+    },
+    /** Ask what an action would do, without making it (the types the game declares
+     * appraisable); resolve with the server's appraisal, or null once the state moved on. */
+    appraise(action) {
+      return about('appraise', action, weighing, null);
     },
     /** Return the legal action entries (json, text) that match a predicate on the JSON. */
     legal(pred = () => true) {
@@ -60,6 +61,16 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
     },
     toast,
   };
+  /** Send a `type` message about an action at the state shown; return a promise kept in
+   * `queue` until the server answers (`none` at once for a spectator or before a state). */
+  function about(type, action, queue, none) {
+    if (!ctx.state || ctx.spectator) return Promise.resolve(none);
+    const sid = ctx.state.state_id;
+    return new Promise((resolve) => {
+      queue.push({ resolve, sid });
+      send({ type, state_id: sid, action });
+    });
+  }
   const view = createView(ctx);
   const history = new History({ nameOf: (s) => ctx.nameOf(s), family: view.family });
   document.getElementById('felt').append(history.panel);
@@ -95,6 +106,8 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
       ctx.state = m;
       const done = pending.filter((p) => m.state_id > p.sid);
       pending = pending.filter((p) => m.state_id <= p.sid);
+      for (const w of weighing.filter((x) => x.sid !== m.state_id)) w.resolve(null);
+      weighing = weighing.filter((x) => x.sid === m.state_id);
       const wasMine = document.body.classList.contains('my-turn');
       view.render(m);
       if (ctx.spectator) watchStatus(m);
@@ -112,6 +125,12 @@ export async function openTable({ gameId, settings, send, nameOf, onRender }) {
         closeDialog('hand-over');
         shownHand = null;
       }
+    },
+
+    /** Take an `appraisal` message: the answer to the oldest question still open. */
+    appraisal(m) {
+      const i = weighing.findIndex((w) => w.sid === m.state_id);
+      if (i >= 0) weighing.splice(i, 1)[0].resolve(m);
     },
 
     /** Take a `rejected` message: say why in words, settle the refused action. */

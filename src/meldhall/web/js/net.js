@@ -13,8 +13,9 @@ export class Net {
   }
 
   open() {
+    const early = adopt();
     const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
-    this.ws = new WebSocket(`${scheme}://${location.host}/ws`);
+    this.ws = early ? early.ws : new WebSocket(`${scheme}://${location.host}/ws`);
     this.ws.onopen = () => {
       this.retry = 500;
       this.onStatus?.('open');
@@ -22,6 +23,12 @@ export class Net {
       for (const m of this.queue.splice(0)) this.send(m);
     };
     this.ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
+    if (early && this.ws.readyState === WebSocket.OPEN) {
+      // connect.js said hello already; take what the server answered meanwhile
+      this.onStatus?.('open');
+      for (const m of this.queue.splice(0)) this.send(m);
+      for (const data of early.messages.splice(0)) this.onMessage(JSON.parse(data));
+    }
     this.ws.onclose = () => {
       this.onStatus?.('closed');
       setTimeout(() => this.open(), this.retry);
@@ -33,4 +40,14 @@ export class Net {
     if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(message));
     else if (message.type !== 'hello') this.queue.push(message);
   }
+}
+
+/** Return the socket connect.js opened for this page, once, while it is still open or
+ * opening (null otherwise: the caller opens its own). */
+function adopt() {
+  const early = globalThis.meldhallEarlySocket;
+  globalThis.meldhallEarlySocket = null; // taken, or too late: connect.js opens none now
+  if (!early || early.ws.readyState > WebSocket.OPEN) return null;
+  early.adopted = true;
+  return early;
 }

@@ -11,6 +11,7 @@ import { t, el } from './i18n.js';
 import { Net } from './net.js';
 import { button, dialog, closeDialog, toast, scoreTable } from './ui/parts.js';
 import { openTable } from './board.js';
+import { ChatPanel } from './chat.js';
 
 const NAME_KEY = 'meldhall.online.name';
 const TURN_CHOICES = [15, 30, 60, 120];
@@ -34,6 +35,8 @@ let chain = Promise.resolve();
 
 const lobby = buildLobby();
 showLobby();
+const chat = new ChatPanel((x) => net.send(x));
+const chatShown = settings.chat !== false; // the person may hide table chat (settings page)
 const net = new Net((m) => {
   chain = chain.then(() => onMessage(m)).catch((e) => setTimeout(() => { throw e; }));
 }, (s) => document.body.classList.toggle('offline', s === 'closed'), { token: () => null });
@@ -82,11 +85,14 @@ async function onMessage(m) {
   else if (m.type === 'notice') onNotice(m);
   else if (m.type === 'match_over') onOver(m);
   else if (m.type === 'rematch') onRematch(m);
+  else if (['chat', 'chat_history', 'muted', 'reported'].includes(m.type)) chat.onMessage(m);
   else if (m.type === 'rejected') onRejected(m);
+  else if (m.type === 'appraisal') table?.appraisal(m);
 }
 
 /** After every hello (the first one and each reconnection): back to the table, if any. */
 function onWelcome() {
+  chat.room = null; // after a reconnection the room's messages are asked for again
   if (at) enter(at);
   else net.send({ type: 'lobby' });
 }
@@ -132,6 +138,7 @@ function onLeft() {
 }
 
 function onRejected(m) {
+  if (chat.rejected(m)) return;
   if (table) {
     table.rejected(m);
     return;
@@ -157,7 +164,9 @@ async function onMatch(m) {
     document.body.classList.add('table-page');
     table = await openTable({ gameId: m.game, settings, send: (x) => net.send(x), nameOf, onRender: decorate });
     toolbar();
+    chat.element.remove(); // out of the hidden waiting room: the toolbar's button opens it
   }
+  if (chatShown) chat.enter(m.table);
   waiting = null;
   startsAt = null;
   table.match(m);
@@ -248,6 +257,8 @@ function buildLobby() {
   turn.value = '30';
   const hints = el('input', { attrs: { type: 'checkbox', id: 'create-hints' } });
   hints.checked = true;
+  const chatOn = el('input', { attrs: { type: 'checkbox', id: 'create-chat' } });
+  chatOn.checked = true;
   const levels = games[0]?.levels || [];
   const bots = el('select', { attrs: { id: 'create-bots' } });
   for (const name of levels) bots.append(el('option', { key: `level.${name}`, attrs: { value: name } }));
@@ -257,12 +268,13 @@ function buildLobby() {
     el('label', { cls: 'check' }, open, el('span', { key: 'online.public' })),
     el('label', { key: 'online.turn_time', attrs: { for: 'create-turn' } }), turn,
     el('label', { cls: 'check' }, hints, el('span', { key: 'online.hints' })),
+    el('label', { cls: 'check' }, chatOn, el('span', { key: 'chat.allowed' })),
     el('label', { key: 'online.bots_level', attrs: { for: 'create-bots' } }), bots,
     el('button', { key: 'online.create', cls: 'primary', attrs: { type: 'submit', id: 'create-table' } }));
   createForm.addEventListener('submit', (e) => {
     e.preventDefault();
     if (!needName()) return;
-    net.send({ type: 'create', game: game.value, public: open.checked, settings: { turn_seconds: Number(turn.value), hints: hints.checked, ...(bots.value ? { bots: bots.value } : {}) }, options: {}, name: myName });
+    net.send({ type: 'create', game: game.value, public: open.checked, settings: { turn_seconds: Number(turn.value), hints: hints.checked, chat: chatOn.checked, ...(bots.value ? { bots: bots.value } : {}) }, options: {}, name: myName });
   });
 
   const code = el('input', { attrs: { type: 'text', id: 'table-code', 'data-i18n-placeholder': 'online.code_hint' } });
@@ -338,7 +350,7 @@ function drawTables() {
       }, { attrs: { 'data-join': tb.id } });
     body.append(el('tr', { attrs: { 'data-table': tb.id } },
       el('td', { key: gameKey(tb.game) }),
-      el('td', { cls: 'person-name', raw: tb.host ?? '' }),
+      el('td', {}, el('span', { cls: 'person-name', raw: tb.host ?? '' }), ' ', ratingBadge(tb.ratings?.[tb.host_index])),
       el('td', { raw: `${tb.people.length}/${tb.seats}` }),
       el('td', {}, join)));
   }
@@ -352,7 +364,7 @@ function drawWaiting() {
   const tb = waiting;
   const people = el('ul', { cls: 'people', attrs: { id: 'people' } });
   tb.people.forEach((name, i) => {
-    people.append(el('li', {}, el('span', { cls: 'person-name', raw: name }), i === tb.host_index ? el('span', { cls: 'badge', key: 'online.host' }) : null));
+    people.append(el('li', {}, el('span', { cls: 'person-name', raw: name }), ratingBadge(tb.ratings?.[i]), i === tb.host_index ? el('span', { cls: 'badge', key: 'online.host' }) : null));
   });
   if (tb.you !== null) people.children[tb.you]?.classList.add('me');
   for (let i = tb.people.length; i < tb.seats; i++) people.append(el('li', { cls: 'empty', key: 'online.empty_seat' }));
@@ -372,8 +384,15 @@ function drawWaiting() {
     people,
     el('p', { cls: 'hint', key: host ? 'online.host_hint' : 'online.guest_hint' }),
     el('p', { cls: 'countdown-text', attrs: { id: 'countdown', role: 'timer', 'aria-live': 'polite' } }),
-    buttons));
+    buttons, chatShown ? chat.element : null));
+  if (chatShown) chat.enter(tb.id);
   tick();
+}
+
+/** Return the badge of an account's rating (provisional ones marked), or null for a guest. */
+function ratingBadge(r) {
+  if (!r) return null;
+  return el('span', { cls: `badge rating${r.provisional ? ' provisional' : ''}`, key: r.provisional ? 'people.rating_provisional' : 'people.rating', vars: { rating: r.rating } });
 }
 
 /** Return a link to share, with a copy button. */
@@ -426,7 +445,13 @@ function toolbar() {
     const yes = button('online.leave', () => net.send({ type: 'leave' }), { cls: 'primary', attrs: { id: 'leave-confirm' } });
     dialog({ titleKey: 'online.leave', body: el('p', { key: 'online.leave_hint' }), buttons: [yes], id: 'leave' });
   }, { attrs: { id: 'leave-table' } });
-  table.toolbar({ before: [watching, clockBox], tools: [watch, leave], scores: scoresBody });
+  const talk = button('chat.title', () => {
+    talk.classList.remove('unread');
+    dialog({ titleKey: 'chat.title', body: [chat.element], id: 'chat-dialog' });
+    chat.input.focus();
+  }, { attrs: { id: 'chat-button' } });
+  chat.onUnread = () => { if (!chat.element.isConnected) talk.classList.add('unread'); };
+  table.toolbar({ before: [watching, clockBox], tools: chatShown ? [talk, watch, leave] : [watch, leave], scores: scoresBody });
 }
 
 /** Return the shared score table: the totals after every finished hand, the current hand's
@@ -468,6 +493,7 @@ function decorate() {
     const standin = panel.querySelector('.standin');
     if (person && p.computer_plays && !standin) panel.querySelector('.name')?.append(el('span', { cls: 'badge standin', key: 'online.computer_plays' }));
     if (!(person && p.computer_plays) && standin) standin.remove();
+    if (person && p.rating && !panel.querySelector('.rating')) panel.querySelector('.name')?.append(ratingBadge(p.rating));
     panel.classList.toggle('clocked', runs && !clock.paused && clock.seats.includes(s));
   }
 }

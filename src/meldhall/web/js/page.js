@@ -20,7 +20,7 @@ function headerParts(settings, active) {
   const link = (href, key, name) => el('a', { key, cls: name === active ? 'active' : '', attrs: { href } });
   const brand = el('a', { cls: 'brand', attrs: { href: '/' } }, el('span', { key: 'site.name' }));
   const select = languageSelect(settings, 'lang-select');
-  const nav = el('nav', {}, link('/', 'nav.games', 'games'), link('/online', 'nav.online', 'online'), link('/records', 'nav.records', 'records'), link('/settings', 'nav.settings', 'settings'));
+  const nav = el('nav', {}, link('/', 'nav.games', 'games'), link('/online', 'nav.online', 'online'), link('/records', 'nav.records', 'records'), link('/leaderboard', 'nav.leaderboard', 'leaderboard'), link('/account', 'nav.account', 'account'), link('/settings', 'nav.settings', 'settings'));
   return [brand, nav, select];
 }
 
@@ -46,6 +46,12 @@ export function token() {
 
 export function setToken(value) {
   localStorage.setItem('meldhall.token', value);
+}
+
+/** Return the status and JSON of a POST of a JSON body (the solo token in its header). */
+export async function postJSON(url, body) {
+  const r = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', 'x-meldhall-token': token() || '' }, body: JSON.stringify(body) });
+  return { ok: r.ok, status: r.status, body: await r.json() };
 }
 
 /** Return the JSON of a GET request. */

@@ -39,7 +39,7 @@ for (const name of ['contrast', 'grain', 'temperature']) {
   });
   form.append(el('label', { key: `settings.${name}`, attrs: { for: `set-${name}` } }), input, out);
 }
-for (const name of ['marks', 'letters', 'confirm', 'sound', 'hints']) {
+for (const name of ['marks', 'letters', 'confirm', 'sound', 'hints', 'chat']) {
   const box = el('input', { attrs: { type: 'checkbox', id: `set-${name}`, name } });
   box.checked = settings[name];
   box.addEventListener('change', () => {

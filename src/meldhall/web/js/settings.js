@@ -1,7 +1,8 @@
 // Display settings kept in the browser (seed 002): language, contrast, grain and colour
-// temperature (0-100 %, 50 % neutral), tile marks, confirm discards, sound, computer speed.
+// temperature (0-100 %, 50 % neutral), tile marks, confirm discards, sound, computer speed,
+// whether online tables show their chat.
 const KEY = 'meldhall.settings';
-export const DEFAULTS = { lang: '', contrast: 50, grain: 50, temperature: 50, marks: true, letters: false, confirm: true, sound: false, hints: true, speed: 'normal' };
+export const DEFAULTS = { lang: '', contrast: 50, grain: 50, temperature: 50, marks: true, letters: false, confirm: true, sound: false, hints: true, chat: true, speed: 'normal' };
 export const SPEEDS = ['slow', 'normal', 'fast'];
 const WARM = '255 140 30';
 const COLD = '40 120 255';

@@ -8,18 +8,27 @@ import { button, dialog, closeDialog, toast } from './ui/parts.js';
 import { openTable } from './board.js';
 
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
-const settings = await boot('games');
-const declared = (await getJSON('/api/games')).find((g) => g.id === gameId) || {};
+// The connection, the words and the game's view load side by side: the server's welcome
+// waits in `early` until the table can take it.
+const early = [];
+let take = (m) => early.push(m);
+const net = new Net((m) => take(m), (s) => document.body.classList.toggle('offline', s === 'closed'));
+const [settings, , games] = await Promise.all([
+  boot('games'),
+  import(`./games/${gameId}.js`).catch(() => null),
+  getJSON('/api/games').catch(() => []),
+]);
+const declared = games.find((g) => g.id === gameId) || {};
 const LEVEL_KEY = 'meldhall.level';
-let net = null;
 const table = await openTable({ gameId, settings, send: (m) => net.send(m) });
 const { ctx } = table;
 let welcome = null;
 let starting = false;
 let wantNew = false;
 
-net = new Net(onMessage, (s) => document.body.classList.toggle('offline', s === 'closed'));
 toolbar();
+take = onMessage;
+for (const m of early.splice(0)) onMessage(m);
 
 function onMessage(m) {
   if (m.type === 'welcome') onWelcome(m);
@@ -28,6 +37,7 @@ function onMessage(m) {
     table.match(m);
   } else if (m.type === 'state') table.state(m);
   else if (m.type === 'rejected') table.rejected(m);
+  else if (m.type === 'appraisal') table.appraisal(m);
   else if (m.type === 'match_over') onOver(m);
 }
 

@@ -8,6 +8,7 @@ import { pieceEl } from '../ui/tiles.js';
 import { button, control } from '../ui/parts.js';
 import { skeleton, opponents, myPanel, handHistory, keepInPlace } from '../ui/layout.js';
 import { sortButtons, handRows, wallStack, setStatus, meldCenter, meldEl, sameTiles } from '../ui/okeyparts.js';
+import { refusalWords } from '../board.js';
 
 export function createView(ctx) {
   const areas = skeleton(ctx.board);
@@ -16,6 +17,7 @@ export function createView(ctx) {
   let prevHand = [];
   const wrap = el('div', { cls: 'rack-wrap' });
   const actionBar = el('div', { cls: 'action-bar' });
+  let worth = { key: null, node: null }; // the selection last weighed as an opening
   const isJoker = (tok) => tok.startsWith('JK');
 
   function reset() {
@@ -25,6 +27,7 @@ export function createView(ctx) {
 
   function render(m) {
     obs = m.observation;
+    worth = { key: null, node: null };
     if (obs.last_result) handHistory(ctx, 'remi-history', obs.last_result.hand, obs.last_result.penalties);
     if (!rack) {
       rack = new Rack({ family: 'card', rows: 2, cols: 14, storeKey: `meldhall.rack.${ctx.matchId}`, isJoker: () => false,
@@ -74,7 +77,7 @@ export function createView(ctx) {
     const mine = obs.to_act.includes(ctx.seat) && obs.phase === 'play';
     if (mine) {
       if (sel.length === 1 && ctx.legal((a) => a.type === 'discard' && a.card === sel[0]).length) buttons.push(button('act.discard', () => discard(sel[0]), { cls: 'act', attrs: { id: 'act-discard' } }));
-      if (sel.length >= 3 && !obs.opened[ctx.seat]) buttons.push(button('remi.open', () => open(sel), { cls: 'act', attrs: { id: 'act-open' } }));
+      if (sel.length >= 3 && !obs.opened[ctx.seat]) buttons.push(button('remi.open', () => open(sel), { cls: 'act', attrs: { id: 'act-open' } }), weigh(sel));
       if (sel.length >= 3 && obs.opened[ctx.seat]) buttons.push(button('remi.meld', () => meld(sel), { cls: 'act', attrs: { id: 'act-meld' } }));
       if (!buttons.length) buttons.push(el('span', { cls: 'prompt', key: obs.opened[ctx.seat] ? 'remi.hint_play' : 'remi.hint_open' }));
     }
@@ -87,11 +90,41 @@ export function createView(ctx) {
     return { cards };
   }
 
-  /** Open with every group of adjacent selected cards on the rack (one meld each). */
-  async function open(sel) {
+  /** Return the melds of an opening with the selected cards: every group of adjacent
+   * selected cards on the rack (one meld each), else the whole selection as one meld. */
+  function openingSpecs(sel) {
     const groups = rack.groups().map((g) => g.filter((x) => sel.includes(x))).filter((g) => g.length);
     const melds = groups.length > 1 && groups.every((g) => g.length >= 3) ? groups : [rack.selected()];
-    const specs = melds.map(meldSpec);
+    return melds.map(meldSpec);
+  }
+
+  /** Return the live worth of the selection as an opening, as the engine counts it against
+   * the need ("Worth 25 of 30"), filled in when the server's appraisal arrives. */
+  function weigh(sel) {
+    const melds = openingSpecs(sel);
+    const key = JSON.stringify(melds);
+    if (worth.key === key) return worth.node;
+    const node = el('b', { cls: 'laid short', attrs: { id: 'open-worth', 'aria-live': 'polite' } });
+    worth = { key, node };
+    ctx.appraise({ type: 'open', melds }).then((a) => {
+      if (!a || worth.key !== key) return;
+      const need = obs.options.opening_minimum;
+      const opened = a.ok ? a.events.find((e) => e.kind === 'open') : null;
+      const value = opened ? opened.value : a.details?.value;
+      if (value === undefined || value === null) {
+        const words = refusalWords({ code: 'illegal_action', engine_code: a.code, details: a.details });
+        node.replaceChildren(t(words.key, words.vars));
+        return;
+      }
+      node.classList.toggle('short', value < need);
+      node.replaceChildren(t('remi.worth_live', { value: fmt(value), need: fmt(need) }));
+    });
+    return node;
+  }
+
+  /** Open with the selected cards (see ``openingSpecs``). */
+  async function open(sel) {
+    const specs = openingSpecs(sel);
     const listed = ctx.legal((a) => a.type === 'open' && a.melds.length === specs.length && a.melds.every((m, i) => sameTiles(m.cards, specs[i].cards)));
     rack.selection.clear();
     await ctx.send(listed.length ? listed[0].json : { type: 'open', melds: specs });

@@ -86,19 +86,21 @@ export function createView(ctx) {
     const sel = rack.selected();
     const buttons = [];
     const mine = obs.to_act.includes(ctx.seat);
+    const ends = mine && ctx.legal((a) => a.type === 'end').length > 0;
     if (mine && obs.phase === 'play') {
       if (sel.length === 1 && ctx.legal((a) => a.type === 'discard' && a.tile === sel[0]).length) buttons.push(button('act.discard', () => discard(sel[0]), { cls: 'act', attrs: { id: 'act-discard' } }));
       if (sel.length >= 3) buttons.push(button('rummy.meld', () => meld(sel), { cls: 'act', attrs: { id: 'act-meld' } }));
       if (dissolve.size) buttons.push(button('rummy.rearrange', () => rearrange(sel), { cls: 'act', attrs: { id: 'act-rearrange' } }));
-      if (ctx.legal((a) => a.type === 'end').length) buttons.push(button('rummy.end', () => ctx.send({ type: 'end' }), { cls: 'act', attrs: { id: 'act-end' } }));
-      if (!buttons.length) buttons.push(el('span', { cls: 'prompt', key: 'rummy.hint_play' }));
+      if (!buttons.length && !ends) buttons.push(el('span', { cls: 'prompt', key: 'rummy.hint_play' }));
     }
     if (mine && obs.phase === 'draw') {
       if (pick !== null) {
         buttons.push(button('rummy.take', () => take(sel), { cls: 'act', attrs: { id: 'act-take' } }));
         buttons.push(el('span', { cls: 'prompt', key: 'rummy.hint_take' }));
-      } else buttons.push(el('span', { cls: 'prompt', key: 'rummy.hint_draw' }));
+      } else if (!ends) buttons.push(el('span', { cls: 'prompt', key: 'rummy.hint_draw' }));
     }
+    // the stock is empty: ending the round is listed in the draw phase (T-D15)
+    if (ends) buttons.push(button('rummy.end', () => ctx.send({ type: 'end' }), { cls: 'act', attrs: { id: 'act-end' } }));
     actionBar.replaceChildren(sortButtons(rack, ['runs', 'groups']), ...buttons);
   }
 

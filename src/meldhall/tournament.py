@@ -22,6 +22,7 @@ from rich.console import Console
 from rich.table import Table
 
 from meldhall.bots.base import make_bot
+from meldhall.bots.ceiling import ceiling_bot
 from meldhall.bots.levels import LEVELS, level_bot
 from meldhall.core.engine import JSON, Action, Bot, Game, Outcome
 from meldhall.core.errors import EngineBug, MeldhallError
@@ -29,6 +30,9 @@ from meldhall.core.rng import derive
 from meldhall.games.registry import find_game
 from meldhall.progress import progress_bar
 from meldhall.simulate_cli import parse_option_args
+
+CEILING = "ceiling"
+"""The line-up name of a game's cheating ceiling bot (bots/ceiling.py)."""
 
 Z95 = 1.959964
 """The two-sided 95 % quantile of the normal distribution."""
@@ -103,8 +107,11 @@ class _TimedBot:
 
 
 def player(game_id: str, name: str) -> Bot:
-    """Return a new bot by bot name (``greedy``, ``strong``...) or level (``easy``,
-    ``normal``, ``hard``), or raise ``MeldhallError``."""
+    """Return a new bot by bot name (``greedy``, ``strong``...), level (``easy``,
+    ``normal``, ``hard``) or ``ceiling`` (a cheating bot that sees the true state,
+    bots/ceiling.py), or raise ``MeldhallError``."""
+    if name == CEILING:
+        return ceiling_bot(game_id)
     return level_bot(game_id, name) if name in LEVELS else make_bot(game_id, name)
 
 
@@ -125,6 +132,9 @@ def play_job(job: Job) -> GameResult:
         legal = state.legal_actions(seat)
         bot = timed[seat]
         obs = state.observation(seat) if bot.needs_observation else {}
+        see_state = getattr(bot.bot, "see_state", None)
+        if see_state is not None:
+            see_state(state)
         state.apply(seat, bot.choose(obs, legal, rng))
         actions += 1
         if actions > job.max_actions:

@@ -41,3 +41,15 @@ def test_easy_mostly_plays_the_greedy_move() -> None:
 def test_an_unknown_level_is_named() -> None:
     with pytest.raises(MeldhallError, match="no level 'expert'"):
         level_bot("okey", "expert")
+
+
+def test_tile_rummys_easy_bot_slips_more_often() -> None:
+    game = find_game("tile-rummy")
+    state = game.new_state(game.options(), 4, b"easy-rummy")
+    seat = min(state.to_act())
+    obs, legal = state.observation(seat), state.legal_actions(seat)
+    assert len(legal) > 1
+    easy = level_bot("tile-rummy", "easy")
+    assert isinstance(easy, EasyBot) and easy.slips == 2
+    assert level_bot("sichuan", "easy").slips == 4  # type: ignore[attr-defined]
+    assert obs and easy.choose(obs, legal, random.Random(0)) in legal

@@ -40,8 +40,8 @@ def _play_turn(bot: Bot, state: LadderState) -> list[str]:
 
 
 def test_registry() -> None:
-    assert set(BOTS) == {"random", "greedy"}
-    assert strongest_bot_name("okey-ladder") == "greedy"
+    assert set(BOTS) == {"random", "greedy", "strong"}
+    assert strongest_bot_name("okey-ladder") == "strong"
     assert make_bot("okey-ladder", "random").needs_observation
 
 

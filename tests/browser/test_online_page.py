@@ -187,8 +187,10 @@ def test_two_guests_play_okey_online_and_a_spectator_watches(guests: Guest) -> N
         assert _panel_name(page, me).startswith(f"{mine} (you)")
         assert _panel_name(page, them).startswith(OTHER if mine == EVIL else EVIL)
         for bot in (1, 3):
-            badge = page.locator(f"#board .seat-panel[data-seat='{bot}'] .badge")
+            badge = page.locator(f"#board .seat-panel[data-seat='{bot}'] .badge:not(.level)")
             assert badge.inner_text() == computer
+            level = page.locator(f"#board .seat-panel[data-seat='{bot}'] .badge.level-hard")
+            assert level.count() == 1
         assert page.locator("#board img, #board b, #toolbar img").count() == 0
         assert page.locator("#board .seat-panel .dot.on").count() == 4
     shot(host, "online-table-host")

@@ -347,3 +347,20 @@ def test_a_finished_table_is_unloaded_after_a_while(tmp_path: Path) -> None:
         run(bounded(main(), 60))
     finally:
         srv.stop()
+
+
+def test_the_table_option_bots_sets_the_computers_level(server: ServerProcess) -> None:
+    async def main() -> None:
+        _table, (a, b) = await seat_table(server, "remi", 2, settings={"bots": "easy"})
+        for c in (a, b):
+            computers = [p for p in c.players if p["kind"] == "bot"]
+            assert len(computers) == 2
+            assert all(p["level"] == "easy" and p["bot"] == "easy" for p in computers)
+        await a.close()
+        await b.close()
+        _table, (c, d) = await seat_table(server, "remi", 2)
+        assert {p["level"] for p in c.players if p["kind"] == "bot"} == {"hard"}
+        await c.close()
+        await d.close()
+
+    run(bounded(main(), 40))

@@ -464,4 +464,11 @@ class GreedyBot:
         return min(safe, key=lambda d: (use[d.tile], d.tile))
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+def _strong() -> Bot:
+    """Return the strong bot (``okey_ladder_strong``; imported late, it builds on this module)."""
+    from meldhall.bots.okey_ladder_strong import StrongBot
+
+    return StrongBot()
+
+
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "strong": _strong}

@@ -236,4 +236,15 @@ class _View:
         return False
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomRemiBot, "greedy": GreedyRemiBot}
+def _strong() -> Bot:
+    """Return the strong bot (``remi_strong``; imported late, it builds on this module)."""
+    from meldhall.bots.remi_strong import StrongRemiBot
+
+    return StrongRemiBot()
+
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomRemiBot,
+    "greedy": GreedyRemiBot,
+    "strong": _strong,
+}

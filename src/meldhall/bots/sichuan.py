@@ -277,4 +277,16 @@ def _strong() -> Bot:
     return StrongBot()
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "search": _strong}
+def _flush() -> Bot:
+    """Return the strong bot (``sichuan_flush``; imported late, it builds on this module)."""
+    from meldhall.bots.sichuan_flush import StrongBot
+
+    return StrongBot()
+
+
+BOTS: dict[str, Callable[[], Bot]] = {
+    "random": RandomBot,
+    "greedy": GreedyBot,
+    "search": _strong,
+    "strong": _flush,
+}

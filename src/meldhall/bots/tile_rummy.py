@@ -103,6 +103,8 @@ class GreedyBot:
     """The best immediate move by points (see the module docstring)."""
 
     needs_observation = True
+    taken_load = TAKEN_LOAD
+    """What a take is charged per point of its extra tiles (a stronger bot may charge less)."""
 
     def choose(
         self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
@@ -157,7 +159,7 @@ class GreedyBot:
             taken = pile[action.index - 1 :]
             load = sum(view.values[t] for t in taken if t not in placed)
             size = len(view.rack) + len(taken)
-            score = self._placement(view, action.use, size, taken) - TAKEN_LOAD * load
+            score = self._placement(view, action.use, size, taken) - self.taken_load * load
             if score > best_score:
                 best, best_score = action, score
         return best
@@ -190,4 +192,11 @@ def _placed(use: Use) -> list[int]:
     return use.placed()
 
 
-BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot}
+def _strong() -> Bot:
+    """Return the strong bot (``tile_rummy_strong``; imported late, it builds on this module)."""
+    from meldhall.bots.tile_rummy_strong import StrongBot
+
+    return StrongBot()
+
+
+BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "strong": _strong}

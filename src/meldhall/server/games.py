@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 
 from meldhall.bots.base import bots_of
+from meldhall.bots.levels import DEFAULT_LEVEL, LEVELS
 from meldhall.core.engine import Game
 from meldhall.games.registry import find_game, game_ids
 
@@ -38,6 +39,8 @@ def games_json() -> list[dict[str, object]]:
             "seats": [game.min_seats, game.max_seats],
             "default_seats": game.default_seats,
             "bots": list(game.bots.names),
+            "levels": list(LEVELS),
+            "default_level": DEFAULT_LEVEL,
             "preview": game.preview.to_json(),
             "rules_version": game.rules_version,
             "higher_is_better": game.higher_is_better,

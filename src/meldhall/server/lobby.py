@@ -15,7 +15,7 @@ from typing import Any
 
 from starlette.websockets import WebSocket
 
-from meldhall.bots.base import strongest_bot_name
+from meldhall.bots.levels import seat_player
 from meldhall.core.errors import MeldhallError
 from meldhall.games.registry import UnknownGame
 from meldhall.server.chat import Chat, flood_limit
@@ -346,8 +346,8 @@ class Lobby:
         people = list(data.people)
         seats = game.default_seats
         places = game.seating(len(people), seats)
-        bot = strongest_bot_name(data.game)
-        players: list[dict[str, Any]] = [{"kind": "bot", "bot": bot} for _ in range(seats)]
+        computer = seat_player(data.game, table_settings(data.settings)["bots"])
+        players: list[dict[str, Any]] = [dict(computer) for _ in range(seats)]
         self.rate_seats(waiting)
         ratings = waiting.ratings or [None] * len(people)
         for seat, person, rating in zip(places, people, ratings, strict=True):

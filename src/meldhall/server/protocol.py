@@ -34,7 +34,11 @@ CLIENT: dict[str, Schema] = {
     "start": _message(
         "start",
         {"game": _ID},
-        {"contribution": {"type": "string", "maxLength": 200}, "options": _OBJECT},
+        {
+            "contribution": {"type": "string", "maxLength": 200},
+            "options": _OBJECT,
+            "level": {"type": "string", "maxLength": 16},
+        },
     ),
     "resume": _message("resume", {"match": _ID}, {"state_id": _INT}),
     "act": _message("act", {"state_id": _INT, "action": _ANY}, {"seat": _INT, "match": _ID}),

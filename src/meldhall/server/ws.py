@@ -15,6 +15,7 @@ from typing import Any
 import msgspec
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
+from meldhall.bots.levels import DEFAULT_LEVEL, check_level
 from meldhall.core.errors import MeldhallError
 from meldhall.games.registry import UnknownGame
 from meldhall.server.edge import EdgeError, decode_json, frame_text
@@ -225,10 +226,18 @@ class Connection:
             game.options(options)
         except (UnknownGame, MeldhallError, ValueError) as exc:
             raise Rejected("bad_options", str(exc)) from exc
+        try:
+            level = check_level(message.get("level", DEFAULT_LEVEL))
+        except MeldhallError as exc:
+            raise Rejected("bad_options", str(exc)) from exc
         self._leave_table()
         try:
             table = await self.manager.start_solo(
-                self.token, game_id, message.get("contribution", ""), options
+                self.token,
+                game_id,
+                message.get("contribution", ""),
+                options,
+                level,
             )
         except (UnknownGame, MeldhallError) as exc:
             raise Rejected("bad_options", str(exc)) from exc

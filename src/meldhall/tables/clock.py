@@ -14,6 +14,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from meldhall.bots.base import make_bot
+from meldhall.bots.levels import DEFAULT_LEVEL, LEVELS
 from meldhall.core.engine import Action, State
 from meldhall.games.registry import find_game
 
@@ -34,24 +35,35 @@ SWITCHES: dict[str, bool] = {"hints": True, "chat": True}
 """Table options that are on or off, and their defaults: whether a person may ask the
 strong computer for a hint, whether the table has a chat (docs/people.md)."""
 
+CHOICES: dict[str, tuple[tuple[str, ...], str]] = {"bots": (LEVELS, DEFAULT_LEVEL)}
+"""Table options that take one of a few words: their words and default. ``bots``: the
+level (easy, normal, hard) of the computers that fill the empty seats."""
+
 LIMITS = (0.01, 3600.0)
 
 
 def table_settings(
     raw: Mapping[str, Any] | None, floors: Mapping[str, float] | None = None
-) -> dict[str, float]:
+) -> dict[str, Any]:
     """Return complete table options from a client's partial ones; raise ``ValueError`` naming
     an unknown option or a value out of range (``floors``: a higher least value for some
     options, so that idle seats cannot make the server play itself in a loop)."""
-    out: dict[str, float] = {**DEFAULTS, **SWITCHES}
+    out: dict[str, Any] = {**DEFAULTS, **SWITCHES}
+    out.update({key: default for key, (_words, default) in CHOICES.items()})
     for key, value in (raw or {}).items():
+        if key in CHOICES:
+            words = CHOICES[key][0]
+            if value not in words:
+                raise ValueError(f"table option {key!r} takes one of {', '.join(words)}")
+            out[key] = value
+            continue
         if key in SWITCHES:
             if not isinstance(value, bool):
                 raise ValueError(f"table option {key!r} must be true or false")
             out[key] = value
             continue
         if key not in DEFAULTS:
-            known = ", ".join([*DEFAULTS, *SWITCHES])
+            known = ", ".join([*DEFAULTS, *SWITCHES, *CHOICES])
             raise ValueError(f"unknown table option {key!r}; known: {known}")
         if isinstance(value, bool) or not isinstance(value, int | float):
             raise ValueError(f"table option {key!r} must be a number of seconds")

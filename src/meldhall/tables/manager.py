@@ -7,7 +7,7 @@ import logging
 from collections.abc import Callable
 from typing import Any
 
-from meldhall.bots.base import strongest_bot_name
+from meldhall.bots.levels import DEFAULT_LEVEL, seat_player
 from meldhall.games.registry import find_game
 from meldhall.store.repository import BrokenMatch, MatchData, Quarantined, Store, stale_rules
 from meldhall.tables.commits import GroupCommit
@@ -92,18 +92,24 @@ class TableManager:
         return self.store.quarantine(match_id, problem.index, problem.problem)
 
     async def start_solo(
-        self, session: str, game_id: str, contribution: str, raw_options: dict[str, Any]
+        self,
+        session: str,
+        game_id: str,
+        contribution: str,
+        raw_options: dict[str, Any],
+        level: str = DEFAULT_LEVEL,
     ) -> Table:
-        """Return a new solo match: the person at seat 0, the game's strongest bots elsewhere.
+        """Return a new solo match: the person at seat 0, computers at ``level`` (easy,
+        normal or hard) elsewhere; raise ``MeldhallError`` for an unknown level.
 
         Any match of the same game the session was playing is abandoned (only completed
         matches count). The seed secret is the one the session was shown as commitment."""
         game = find_game(game_id)
         game.options(raw_options)
         seats = game.default_seats
-        bot = strongest_bot_name(game_id) if seats > 1 else ""
+        computer = seat_player(game_id, level)
         players: list[dict[str, Any]] = [{"kind": "person", "session": session}]
-        players += [{"kind": "bot", "bot": bot} for _ in range(seats - 1)]
+        players += [dict(computer) for _ in range(seats - 1)]
         for old_id in self.store.session(session).playing.values():
             old = self.store.load_match(old_id)
             if old is not None and old.game == game_id:

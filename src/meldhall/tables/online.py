@@ -15,7 +15,7 @@ import random
 from collections.abc import Callable
 from typing import Any
 
-from meldhall.bots.base import make_bot, strongest_bot_name
+from meldhall.bots.levels import level_bot, level_of
 from meldhall.core.engine import JSON, Event
 from meldhall.core.rng import derive
 from meldhall.store.lobby import LobbyData, LobbyStore
@@ -91,7 +91,8 @@ class OnlineTable(Table):
         out: list[dict[str, JSON]] = []
         for seat, p in enumerate(self.data.players):
             if p["kind"] == "bot":
-                out.append({"kind": "bot", "bot": p.get("bot"), "computer": True})
+                level = level_of(self.game.id, p)
+                out.append({"kind": "bot", "bot": p.get("bot"), "level": level, "computer": True})
             else:
                 person: dict[str, JSON] = {
                     "kind": "person",
@@ -173,7 +174,7 @@ class OnlineTable(Table):
         async with self.lock:
             if self.connected.get(seat, 0) == 0 and not self.over:
                 self.standins.add(seat)
-                self.bots[seat] = make_bot(self.game.id, strongest_bot_name(self.game.id))
+                self.bots[seat] = level_bot(self.game.id, self.settings["bots"])
                 self._notice("computer_plays", seat)
                 self._send_players()
         self._away.pop(seat, None)

@@ -16,7 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
-from meldhall.bots.base import make_bot
+from meldhall.bots.levels import level_of, seat_bot
 from meldhall.core.engine import JSON, Action, Bot, Event, Game, State
 from meldhall.core.errors import IllegalAction, MeldhallError, ParseError
 from meldhall.core.fairness import match_seed
@@ -147,7 +147,7 @@ class Table:
         self.listeners: list[Listener] = []
         self.history = _History()
         self.bots: dict[int, Bot] = {
-            seat: make_bot(data.game, p["bot"])
+            seat: seat_bot(data.game, p["bot"])
             for seat, p in enumerate(data.players)
             if p.get("kind") == "bot"
         }
@@ -246,9 +246,12 @@ class Table:
         return None
 
     def players_json(self) -> list[dict[str, JSON]]:
-        """Return what every client may know of the seats: person or bot, and bot name."""
+        """Return what every client may know of the seats: person or bot, and the bot's
+        name and level (the seat panel shows the level)."""
         return [
-            {"kind": p["kind"], "bot": p.get("bot")} if p["kind"] == "bot" else {"kind": "person"}
+            {"kind": "bot", "bot": p.get("bot"), "level": level_of(self.game.id, p)}
+            if p["kind"] == "bot"
+            else {"kind": "person"}
             for p in self.data.players
         ]
 

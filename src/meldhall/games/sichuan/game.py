@@ -27,7 +27,9 @@ class SichuanGame(Declared):
     rules_version = 1
     options_type = SichuanOptions
     presets: ClassVar[Presets] = {"spec": {}}
-    bots = Bots("meldhall.bots.sichuan", ("random", "greedy", "search"), on_timeout="greedy")
+    bots = Bots(
+        "meldhall.bots.sichuan", ("random", "greedy", "search", "strong"), on_timeout="greedy"
+    )
     preview = Preview("mahjong", ("1m", "5p", "1s", "9s", "8m"))
     vector_kinds: ClassVar[VectorKinds] = {"hand": frozenset({"waits"}), "score": frozenset()}
     higher_is_better = True

@@ -35,7 +35,7 @@ class TileRummyGame(Declared):
     rules_version = 1
     options_type = TileRummyOptions
     presets: ClassVar[Presets] = {"house": {}}
-    bots = Bots("meldhall.bots.tile_rummy", ("random", "greedy"), on_timeout="greedy")
+    bots = Bots("meldhall.bots.tile_rummy", ("random", "greedy", "strong"), on_timeout="greedy")
     preview = Preview("okey", ("K12a", "K13a", "K1a", "Sa", "R5a"))
     vector_kinds: ClassVar[VectorKinds] = {
         "meld": frozenset(),

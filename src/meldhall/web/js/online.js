@@ -259,17 +259,22 @@ function buildLobby() {
   hints.checked = true;
   const chatOn = el('input', { attrs: { type: 'checkbox', id: 'create-chat' } });
   chatOn.checked = true;
+  const levels = games[0]?.levels || [];
+  const bots = el('select', { attrs: { id: 'create-bots' } });
+  for (const name of levels) bots.append(el('option', { key: `level.${name}`, attrs: { value: name } }));
+  bots.value = games[0]?.default_level || levels[levels.length - 1] || '';
   const createForm = el('form', { cls: 'row-form', attrs: { id: 'create-form' } },
     el('label', { key: 'online.game', attrs: { for: 'create-game' } }), game,
     el('label', { cls: 'check' }, open, el('span', { key: 'online.public' })),
     el('label', { key: 'online.turn_time', attrs: { for: 'create-turn' } }), turn,
     el('label', { cls: 'check' }, hints, el('span', { key: 'online.hints' })),
     el('label', { cls: 'check' }, chatOn, el('span', { key: 'chat.allowed' })),
+    el('label', { key: 'online.bots_level', attrs: { for: 'create-bots' } }), bots,
     el('button', { key: 'online.create', cls: 'primary', attrs: { type: 'submit', id: 'create-table' } }));
   createForm.addEventListener('submit', (e) => {
     e.preventDefault();
     if (!needName()) return;
-    net.send({ type: 'create', game: game.value, public: open.checked, settings: { turn_seconds: Number(turn.value), hints: hints.checked, chat: chatOn.checked }, options: {}, name: myName });
+    net.send({ type: 'create', game: game.value, public: open.checked, settings: { turn_seconds: Number(turn.value), hints: hints.checked, chat: chatOn.checked, ...(bots.value ? { bots: bots.value } : {}) }, options: {}, name: myName });
   });
 
   const code = el('input', { attrs: { type: 'text', id: 'table-code', 'data-i18n-placeholder': 'online.code_hint' } });

@@ -1,7 +1,7 @@
 // The solo table page: connects, starts or resumes the solo match, and shows it with the
 // shared table (board.js); adds the seed dialog, the match result with the revealed seed,
 // publishing a result and starting a new match.
-import { boot, setToken, gameKey } from './page.js';
+import { boot, setToken, gameKey, getJSON } from './page.js';
 import { t, el } from './i18n.js';
 import { Net } from './net.js';
 import { button, dialog, closeDialog, toast } from './ui/parts.js';
@@ -13,7 +13,13 @@ const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
 const early = [];
 let take = (m) => early.push(m);
 const net = new Net((m) => take(m), (s) => document.body.classList.toggle('offline', s === 'closed'));
-const [settings] = await Promise.all([boot('games'), import(`./games/${gameId}.js`).catch(() => null)]);
+const [settings, , games] = await Promise.all([
+  boot('games'),
+  import(`./games/${gameId}.js`).catch(() => null),
+  getJSON('/api/games').catch(() => []),
+]);
+const declared = games.find((g) => g.id === gameId) || {};
+const LEVEL_KEY = 'meldhall.level';
 const table = await openTable({ gameId, settings, send: (m) => net.send(m) });
 const { ctx } = table;
 let welcome = null;
@@ -62,14 +68,33 @@ function startDialog() {
     el('label', { cls: 'seed' }, el('span', { key: 'start.seed' }), seed),
     el('p', { cls: 'hint', key: 'fair.explain' }),
   ];
+  const level = levelChoice();
+  if (level) body.splice(2, 0, el('label', { cls: 'level' }, el('span', { key: 'start.level' }), level));
   const start = button('start.play', () => {
     if (starting) return;
     starting = true;
     table.over = null;
     closeDialog();
-    net.send({ type: 'start', game: gameId, contribution: seed.value });
+    const message = { type: 'start', game: gameId, contribution: seed.value };
+    if (level) {
+      message.level = level.value;
+      localStorage.setItem(LEVEL_KEY, level.value);
+    }
+    net.send(message);
   }, { cls: 'primary', attrs: { id: 'start-match' } });
   dialog({ titleKey: gameKey(gameId), body, buttons: [start], closable: false, id: 'start' });
+}
+
+/** Return the select of the computers' level (the levels the server lists, the last one
+ * chosen or the server's default selected), or null for a game played alone. */
+function levelChoice() {
+  const levels = declared.levels || [];
+  if (!levels.length || declared.default_seats < 2) return null;
+  const select = el('select', { attrs: { id: 'level' } });
+  for (const name of levels) select.append(el('option', { key: `level.${name}`, attrs: { value: name } }));
+  const kept = localStorage.getItem(LEVEL_KEY);
+  select.value = levels.includes(kept) ? kept : declared.default_level || levels[levels.length - 1];
+  return select;
 }
 
 function randomText() {

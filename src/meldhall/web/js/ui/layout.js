@@ -27,6 +27,7 @@ export function opponents(ctx, areas, obs, { family, counts, scores, turn, extra
       nameKey: name.key,
       nameVars: name.vars,
       bot: ctx.players[s]?.kind === 'bot',
+      level: ctx.players[s]?.level,
       count: counts ? counts[s] : null,
       countKey,
       score: scores ? scores[s] : null,

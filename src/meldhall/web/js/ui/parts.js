@@ -24,11 +24,13 @@ export function control(node, label) {
   return node;
 }
 
-/** Return a seat panel: name, computer badge, connection dot, hidden count, score, turn. */
+/** Return a seat panel: name, computer badge and level, connection dot, hidden count, score,
+ * turn. */
 export function seatPanel(info) {
   const panel = el('div', { cls: `seat-panel${info.turn ? ' turn' : ''}`, attrs: { 'data-seat': info.seat } });
   const name = el('div', { cls: 'name' }, el('span', { cls: 'dot on', attrs: { 'aria-hidden': 'true' } }), el('span', { key: info.nameKey, vars: info.nameVars }));
   if (info.bot) name.append(el('span', { cls: 'badge', key: 'seat.computer' }));
+  if (info.bot && info.level) name.append(el('span', { cls: `badge level level-${info.level}`, key: `level.${info.level}` }));
   panel.append(name);
   const facts = el('div', { cls: 'facts' });
   if (info.count !== undefined && info.count !== null) facts.append(el('span', { cls: 'count', key: info.countKey || 'seat.tiles', vars: { n: info.count } }));

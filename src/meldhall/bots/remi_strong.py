@@ -1,0 +1,163 @@
+"""Remi's ``strong`` bot: the greedy bot with live partners and danger (docs/bots.md).
+
+It plays like ``greedy`` (bots/remi.py) except how it judges a discard:
+
+- **Live partners**: a card's worth for future melds counts only the cards still unseen
+  (not in its hand, the discard pile or the table melds) that would complete a meld with it
+  and one of its partners, so a pair whose third card is dead is no longer held for nothing.
+- **Danger**: when an opponent who has opened holds few cards, a card left in hand is likely
+  to be paid for soon, so the card's points weigh more the fewer cards that opponent holds
+  (``DANGER_WEIGHT``), and a card the next player could lay off (he may take it and go out)
+  is held back harder.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from meldhall.bots.remi import STALL_TURNS, GreedyRemiBot, _View
+from meldhall.core.engine import JSON, Action
+from meldhall.games.remi.actions import DRAW_DISCARD, DRAW_STOCK, Discard
+from meldhall.games.remi.best import meld_cards
+from meldhall.games.remi.hints import joins_meld
+from meldhall.games.remi.pieces import CARD_ID, FIRST_JOKER
+
+DANGER_WEIGHT: dict[int, int] = {1: 8, 2: 6, 3: 4, 4: 2, 5: 1}
+"""How much a card's points weigh in a discard, by the fewest cards an opened opponent holds
+(more cards: 0, the greedy order)."""
+
+LIVE_WEIGHT = 4
+"""Keep score per live completing card (capped at ``LIVE_CAP`` per card)."""
+
+LIVE_CAP = 8
+
+TAKE_BEFORE_OPENING = True
+"""Before opening, take the top discard whenever it completes a meld of the hand (greedy
+takes it only when it lets the hand open at once)."""
+
+
+def unseen_faces(observation: Mapping[str, Any]) -> list[int]:
+    """Return per face (``card >> 1``, 0..51) how many of its two copies the seat has not
+    seen: not in its hand, the discard pile or a meld on the table."""
+    left = [2] * 52
+    seen: list[str] = list(observation["hand"]) + list(observation["discard"])
+    for meld in observation["melds"]:
+        seen.extend(meld["cards"])
+    for token in seen:
+        card = CARD_ID[token]
+        if card < FIRST_JOKER:
+            left[card >> 1] -= 1
+    return left
+
+
+def live_partners(hand: Sequence[int], unseen: Sequence[int]) -> dict[int, int]:
+    """Return per natural card of ``hand`` how many unseen cards would complete a meld of
+    three with it and one partner of the hand (same rank, or same suit one or two away;
+    the ace both below the 2 and above the king)."""
+    faces = {c >> 1 for c in hand if c < FIRST_JOKER}
+    out: dict[int, int] = {}
+    for card in hand:
+        if card >= FIRST_JOKER:
+            continue
+        suit, r = divmod(card >> 1, 13)
+        total = 0
+        pair_suits = [s for s in range(4) if s != suit and s * 13 + r in faces]
+        if pair_suits:
+            others = [s for s in range(4) if s != suit and s not in pair_suits]
+            total += sum(unseen[s * 13 + r] for s in others)
+        for p in _positions(r):
+            for other in range(13):
+                if other == r or suit * 13 + other not in faces:
+                    continue
+                for q in _positions(other):
+                    lo, hi = min(p, q), max(p, q)
+                    if hi - lo == 1:
+                        needed = [lo - 1, hi + 1]
+                    elif hi - lo == 2:
+                        needed = [lo + 1]
+                    else:
+                        continue
+                    total += sum(unseen[suit * 13 + _index(n)] for n in needed if 1 <= n <= 14)
+        out[card] = total
+    return out
+
+
+def _positions(rank_index: int) -> tuple[int, ...]:
+    """Return the run positions 1..14 of a rank index (0 = ace: both 1 and 14)."""
+    return (1, 14) if rank_index == 0 else (rank_index + 1,)
+
+
+def _index(position: int) -> int:
+    """Return the rank index of a run position 1..14."""
+    return 0 if position == 14 else position - 1
+
+
+class StrongRemiBot(GreedyRemiBot):
+    """``greedy`` with discards judged by live partners and danger (module docstring)."""
+
+    def choose(
+        self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
+    ) -> Action:
+        """Return the greedy choice, but the discard chosen by ``discard`` and, before
+        opening, the top discard taken whenever it completes a meld with two hand cards."""
+        if legal[0] == DRAW_STOCK and DRAW_DISCARD in legal and TAKE_BEFORE_OPENING:
+            view = _View(observation)
+            top = CARD_ID[str(observation["discard_top"])]
+            if not view.opened and len(view.hand) >= 3 and joins_meld(top, view.hand, view.rules):
+                return DRAW_DISCARD
+        discards = [a for a in legal if isinstance(a, Discard)]
+        if len(discards) != len(legal) or len(discards) < 2:
+            return super().choose(observation, legal, rng)
+        view = _View(observation)
+        if self._stall(observation) >= STALL_TURNS and view.opened:
+            loose = [d for d in discards if d.card < FIRST_JOKER] or discards
+            return loose[rng.randrange(len(loose))]
+        return self.discard(observation, view, discards)
+
+    def discard(
+        self, observation: Mapping[str, Any], view: _View, discards: Sequence[Discard]
+    ) -> Discard:
+        """Return the discard with the lowest keep score (in a meld, live partners, a card
+        the next player could lay off), less its points weighted by the danger."""
+        seat = view.seat
+        n = len(observation["active"])
+        fewest = min(
+            (
+                observation["hand_counts"][s]
+                for s in range(n)
+                if s != seat and observation["active"][s] and observation["opened"][s]
+            ),
+            default=99,
+        )
+        weight = DANGER_WEIGHT.get(fewest, 0)
+        in_melds = meld_cards(view.hand, view.rules)
+        live = live_partners(view.hand, unseen_faces(observation))
+        feeds = view._next_is_open()
+        next_count = observation["hand_counts"][_next_active(observation, seat)]
+
+        def key(action: Discard) -> tuple[float, int]:
+            card = action.card
+            points = view.points(card)
+            if card >= FIRST_JOKER:
+                keep = 100.0
+            else:
+                keep = (50 if card in in_melds else 0) + LIVE_WEIGHT * min(live[card], LIVE_CAP)
+            if view.fits_table(card) and feeds:
+                keep += 200 if next_count <= 2 else 20
+            elif view.fits_table(card):
+                keep += 5
+            return keep - weight * points, card
+
+        return min(discards, key=key)
+
+
+def _next_active(observation: Mapping[str, Any], seat: int) -> int:
+    """Return the next active seat after ``seat``."""
+    active: Sequence[bool] = observation["active"]
+    n = len(active)
+    for step in range(1, n):
+        if active[(seat + step) % n]:
+            return (seat + step) % n
+    return seat

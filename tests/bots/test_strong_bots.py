@@ -1,0 +1,142 @@
+"""The strong bots of okey-ladder, tile-rummy, remi and sichuan: what each judges better
+than greedy (live partners, the public pile, danger, the value of a wait), and that each
+plays whole matches with listed actions from the JSON observation alone."""
+
+from __future__ import annotations
+
+import json
+import random
+from types import SimpleNamespace
+
+import pytest
+
+from meldhall.bots.base import make_bot, strongest_bot_name
+from meldhall.bots.ceiling import ceiling_bot, opponents_waits
+from meldhall.bots.okey_ladder_strong import usefulness
+from meldhall.bots.remi_strong import live_partners
+from meldhall.bots.sichuan_flush import wait_value
+from meldhall.bots.tile_rummy import _View as RummyView
+from meldhall.bots.tile_rummy_strong import StrongBot as RummyStrong
+from meldhall.bots.tile_rummy_strong import _completions
+from meldhall.core.errors import MeldhallError
+from meldhall.core.rng import derive
+from meldhall.games.okey_ladder.hints import FACE_INDEX, ID_OF
+from meldhall.games.okey_ladder.pieces import WILD
+from meldhall.games.registry import find_game
+from meldhall.games.remi.pieces import parse_card_list
+from meldhall.games.sichuan.actions import Discard as SichuanDiscard
+from meldhall.games.sichuan.hand import counts_of
+from meldhall.games.sichuan.pieces import KIND_OF
+from meldhall.games.tile_rummy.pieces import parse_tile
+from meldhall.simulate import play_match
+
+GAMES = ["okey-ladder", "tile-rummy", "remi", "sichuan"]
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_strong_is_the_strongest_and_plays_a_whole_match(game_id: str) -> None:
+    assert strongest_bot_name(game_id) == "strong"
+    game = find_game(game_id)
+    bots = [make_bot(game_id, "strong" if s % 2 == 0 else "greedy") for s in range(4)]
+    run = play_match(game, bots, derive(b"strong-bots", game_id), check=True)
+    assert run.outcome is not None
+
+
+@pytest.mark.parametrize("game_id", GAMES)
+def test_strong_needs_only_the_json_observation(game_id: str) -> None:
+    game = find_game(game_id)
+    state = game.new_state(game.options(), 4, derive(b"strong-json", game_id))
+    bot, rng = make_bot(game_id, "strong"), random.Random(2)
+    for _ in range(400):
+        if state.outcome() is not None:
+            break
+        seat = min(state.to_act())
+        legal = state.legal_actions(seat)
+        action = bot.choose(json.loads(json.dumps(state.observation(seat))), legal, rng)
+        assert action in legal
+        state.apply(seat, action)
+
+
+def test_remi_counts_only_live_partners() -> None:
+    hand = parse_card_list("7H 7S KD")
+    unseen = [2] * 52
+    live = live_partners(hand, unseen)
+    assert live[hand[0]] == 4 and live[hand[2]] == 0  # 7D and 7C twice each; KD alone
+    diamond, club = parse_card_list("7D 7C")
+    unseen[diamond >> 1] = 0
+    unseen[club >> 1] = 0
+    assert live_partners(hand, unseen)[hand[0]] == 0  # every third seven is seen
+
+
+def test_remi_runs_count_both_ends_and_the_ace_high() -> None:
+    hand = parse_card_list("QH KH")
+    ace, jack = parse_card_list("AH JH")
+    unseen = [2] * 52
+    assert live_partners(hand, unseen)[hand[0]] == 4
+    unseen[ace >> 1] = 0
+    assert live_partners(hand, unseen)[hand[0]] == 2
+    unseen[jack >> 1] = 0
+    assert live_partners(hand, unseen)[hand[0]] == 0
+
+
+def _rummy_view(hand: list[str]) -> RummyView:
+    game = find_game("tile-rummy")
+    obs = dict(game.new_state(game.options(), 4, b"rummy-view").observation(0))
+    obs["hand"], obs["melds"] = hand, []
+    return RummyView(obs)
+
+
+def test_tile_rummy_never_throws_onto_a_partner_in_the_pile() -> None:
+    view = _rummy_view(["B7a", "R7a", "K2a"])
+    bot = RummyStrong()
+    seven = parse_tile("B7a")
+    clean = bot._discard_score(view, seven, set())
+    bot._pile = [parse_tile("B6a")]
+    assert bot._discard_score(view, seven, set()) < clean
+    assert sorted(_completions(parse_tile("B6a") >> 1, seven >> 1)) == [
+        parse_tile("B5a") >> 1,
+        parse_tile("B8a") >> 1,
+    ]
+
+
+def test_okey_ladder_keeps_high_tiles_before_opening_and_drops_dead_partners() -> None:
+    eff = [t >> 1 if t < 104 else WILD for t in range(106)]
+    hand = [ID_OF[t] for t in ("R2a", "R13a", "B5a", "B6a")]
+    before = usefulness(hand, eff, {}, opened=False)
+    assert before[ID_OF["R13a"]] > before[ID_OF["R2a"]]
+    after = usefulness(hand, eff, {}, opened=True)
+    assert after[ID_OF["R13a"]] == pytest.approx(after[ID_OF["R2a"]], abs=0.02)
+    dead = {FACE_INDEX["B4"]: 2, FACE_INDEX["B7"]: 2}
+    assert usefulness(hand, eff, dead, opened=True)[ID_OF["B5a"]] < after[ID_OF["B5a"]]
+
+
+def test_sichuan_values_a_flush_wait_above_a_plain_one() -> None:
+    view = SimpleNamespace(miss=2, visible=[0] * 27)
+    flush = counts_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 1m 1m 5m 5m")
+    plain = counts_of("1m 2m 3m 4m 5m 6m 7m 8m 9m 1m 1m 5p 5p")
+    assert wait_value(view, flush, [], 5) > wait_value(view, plain, [], 5) > 0  # type: ignore[arg-type]
+
+
+def test_the_sichuan_ceiling_never_deals_in_while_a_safe_discard_exists() -> None:
+    game = find_game("sichuan")
+    bots = [ceiling_bot("sichuan"), *(make_bot("sichuan", "greedy") for _ in range(3))]
+    for deal in range(3):
+        state = game.new_state(game.options(), 4, derive(b"ceiling", deal))
+        rng = random.Random(deal)
+        while state.outcome() is None:
+            seat = min(state.to_act())
+            legal = state.legal_actions(seat)
+            bot = bots[seat]
+            if seat == 0:
+                bot.see_state(state)  # type: ignore[attr-defined]
+            action = bot.choose(state.observation(seat), legal, rng)
+            if seat == 0 and isinstance(action, SichuanDiscard):
+                deadly = opponents_waits(state, 0)
+                kinds = {KIND_OF[a.tile] for a in legal if isinstance(a, SichuanDiscard)}
+                assert KIND_OF[action.tile] not in deadly or kinds <= deadly
+            state.apply(seat, action)
+
+
+def test_only_games_with_a_ceiling_bot_name_one() -> None:
+    with pytest.raises(MeldhallError, match="remi has no ceiling bot; the games with one: sichuan"):
+        ceiling_bot("remi")

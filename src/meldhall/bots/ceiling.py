@@ -9,6 +9,7 @@ concealed hands), so it never deals in unless every discard does.
 
 from __future__ import annotations
 
+import importlib
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -16,6 +17,7 @@ from meldhall.bots.sichuan import _kind
 from meldhall.bots.sichuan_flush import StrongBot as SichuanStrong
 from meldhall.core.engine import Action, Bot, State
 from meldhall.core.errors import MeldhallError
+from meldhall.games.registry import find_game, game_ids
 from meldhall.games.sichuan.actions import Discard
 from meldhall.games.sichuan.hand import KINDS, waits
 from meldhall.games.sichuan.pieces import KIND_OF, SUIT_LETTER
@@ -61,16 +63,15 @@ class SichuanCeiling(SichuanStrong):
         return super()._turn(obs, safe)
 
 
-CEILINGS: dict[str, Callable[[], Bot]] = {"sichuan": SichuanCeiling}
-"""The ceiling bot of each game that has one."""
-
-
 def ceiling_bot(game_id: str) -> Bot:
-    """Return a new ceiling bot of a game, or raise ``MeldhallError`` naming the games that
-    have one."""
-    factory = CEILINGS.get(game_id)
-    if factory is None:
+    """Return a new ceiling bot of a game (its declared ``bots.ceiling``), or raise
+    ``MeldhallError`` naming the games that have one."""
+    path = find_game(game_id).bots.ceiling
+    if path is None:
+        having = [g for g in game_ids() if find_game(g).bots.ceiling]
         raise MeldhallError(
-            f"{game_id} has no ceiling bot; the games with one: {', '.join(CEILINGS)}"
+            f"{game_id} has no ceiling bot; the games with one: {', '.join(having)}"
         )
+    module, name = path.rsplit(".", 1)
+    factory: Callable[[], Bot] = getattr(importlib.import_module(module), name)
     return factory()

@@ -2,8 +2,8 @@
 
 - ``hard``: the strongest bot the game has (``strong``, or okey-cards' ``expert``).
 - ``normal``: ``greedy``.
-- ``easy``: ``greedy`` that now and then (one decision in ``EASY_SLIPS``, or the game's
-  ``EASY_SLIPS_OF``, when it has a choice) plays the game's ``random`` bot's move instead:
+- ``easy``: ``greedy`` that now and then (one decision in the game's declared
+  ``bots.easy_slips``, when it has a choice) plays the game's ``random`` bot's move instead:
   that bot still takes every win and shows what must be shown, so the slips look like a
   person's lapses (a useful tile thrown, a claim missed), not nonsense.
 """
@@ -16,19 +16,12 @@ from collections.abc import Mapping
 from meldhall.bots.base import bots_of, make_bot, strongest_bot_name
 from meldhall.core.engine import JSON, Action, Bot
 from meldhall.core.errors import MeldhallError
+from meldhall.games.registry import find_game
 
 LEVELS = ("easy", "normal", "hard")
 """The levels a person may choose, weakest first; solo tables default to ``hard``."""
 
 DEFAULT_LEVEL = "hard"
-
-EASY_SLIPS = 4
-"""The easy bot slips on about one decision in this many (among those with a choice)."""
-
-EASY_SLIPS_OF: dict[str, int] = {"tile-rummy": 2}
-"""Games whose easy bot slips more often: tile-rummy's random moves still lay down all they
-can, so one slip in four could not be told from greedy (24.5 % first place against three
-greedy, 100 deals); one in two gives 20.8 % [17.1, 24.4] (docs/bots.md)."""
 
 
 class EasyBot:
@@ -39,7 +32,7 @@ class EasyBot:
     def __init__(self, game_id: str) -> None:
         self.greedy = make_bot(game_id, "greedy")
         self.lapse = make_bot(game_id, "random")
-        self.slips = EASY_SLIPS_OF.get(game_id, EASY_SLIPS)
+        self.slips = find_game(game_id).bots.easy_slips
 
     def choose(
         self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random

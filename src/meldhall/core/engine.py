@@ -152,6 +152,11 @@ class Bots:
     module: str
     names: tuple[str, ...]
     on_timeout: str
+    easy_slips: int = 4
+    """The level ``easy`` plays a random move on about one decision in this many."""
+    ceiling: str | None = None
+    """The dotted path of a cheating bot for tournaments only (it sees the true state:
+    bots/ceiling.py), when the game has one."""
 
     @property
     def strongest(self) -> str:

@@ -28,7 +28,10 @@ class SichuanGame(Declared):
     options_type = SichuanOptions
     presets: ClassVar[Presets] = {"spec": {}}
     bots = Bots(
-        "meldhall.bots.sichuan", ("random", "greedy", "search", "strong"), on_timeout="greedy"
+        "meldhall.bots.sichuan",
+        ("random", "greedy", "search", "strong"),
+        on_timeout="greedy",
+        ceiling="meldhall.bots.ceiling.SichuanCeiling",
     )
     preview = Preview("mahjong", ("1m", "5p", "1s", "9s", "8m"))
     vector_kinds: ClassVar[VectorKinds] = {"hand": frozenset({"waits"}), "score": frozenset()}

@@ -205,15 +205,18 @@ def play_until_hand_over(page: Any, move: Move, *, shot_at: int = 6, on_shot: An
     raise AssertionError("the hand did not end")
 
 
-def start_with_options(page: Any, options: dict[str, Any]) -> None:
+def start_with_options(page: Any, options: dict[str, Any], level: str | None = None) -> None:
     """Make the page's next solo ``start`` message carry these game options (an explicit deal
-    for a test); call before the page is opened. The page sends no options of its own."""
+    for a test) and, when given, the computers' ``level`` (a test that scripts what the
+    computers do asks for ``normal``: the greedy bots); call before the page is opened. The
+    page sends no options of its own."""
+    extra = {"options": options, **({"level": level} if level else {})}
     page.add_init_script(
-        "(() => { const options = " + json.dumps(options) + ";"
+        "(() => { const extra = " + json.dumps(extra) + ";"
         " const send = WebSocket.prototype.send;"
         " WebSocket.prototype.send = function (data) {"
         "  const m = typeof data === 'string' && data.startsWith('{') ? JSON.parse(data) : null;"
-        "  if (m && m.type === 'start') data = JSON.stringify({ ...m, options });"
+        "  if (m && m.type === 'start') data = JSON.stringify({ ...m, ...extra });"
         "  return send.call(this, data); }; })();"
     )
 

@@ -3,9 +3,10 @@ new melds from it, feeding tiles to other players' melds by drag and by select-a
 without feeds; and by one of the engine's suggestions. The server must accept each one.
 
 The deal is explicit (the ``wall`` and ``first_player`` options): seat 0 lays R3-R6 in his
-first turn; the greedy bots then lay B9-B11 (seat 1), Y10-Y13-Y1 (seat 2, with the pile's
-Y13) and R10 B10 K10 (seat 3); in his second turn seat 0 holds K6 Y6 (a set with R6), B12
-(feeds seat 1's run at its high end) and Y9 (feeds seat 2's run at its low end)."""
+first turn; the greedy bots (level normal) then lay B9-B11 (seat 1), Y10-Y13-Y1 (seat 2,
+with the pile's Y13) and R10 B10 K10 (seat 3); in his second turn seat 0 holds K6 Y6 (a set
+with R6), B12 (feeds seat 1's run at its high end) and Y9 (feeds seat 2's run at its low
+end)."""
 
 from __future__ import annotations
 
@@ -65,7 +66,7 @@ def _melds(page: Any, owner: int) -> list[list[str]]:
 def _second_turn(page: Any, server: Server, rack_tiles: list[str]) -> str:
     """Play seat 0's first turn, wait for the bots, draw, mark the own run for rearranging,
     select ``rack_tiles`` and open the rearrange dialog; return the match id."""
-    start_with_options(page, {"wall": _wall(), "first_player": 0})
+    start_with_options(page, {"wall": _wall(), "first_player": 0}, level="normal")
     match_id = start_match(page, server.url, "tile-rummy")
     page.wait_for_selector("#wall.clickable")
     _act(page, "#wall")

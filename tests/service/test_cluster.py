@@ -201,6 +201,8 @@ async def _busy(client: Client, until_state: int, seed: int) -> None:
         if message["type"] == "state" and message["legal"]:
             legal = tuple(game.action_from_json(a["json"]) for a in message["legal"])
             await client.act(message, bot.choose(message["observation"], legal, rng).to_json())
+        elif message["type"] == "state" and message["paused"]:
+            await client.send({"type": "continue"})  # a hand ended: on to the next
         message = await client.recv()
 
 

@@ -235,6 +235,14 @@ class GreedyBot:
             options.append((-accept, view.danger(kind, obs), kind))
         return discards[min(options)[2]]
 
+    PUNG_AT_SAME_PACE = False
+    """Whether a pung that leaves the hand as far from ready as before is claimed (greedy
+    claims only a pung that brings it nearer)."""
+
+    def _claims(self, view: _View, obs: Mapping[str, Any], kind: int) -> bool:
+        """Return whether the bot considers claiming the discard of ``kind`` at all."""
+        return True
+
     def _claim(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
         window = obs["window"]
         passing = next(a for a in legal if not isinstance(a, (Kong, Pung)))
@@ -242,6 +250,8 @@ class GreedyBot:
             return passing
         view = _View(obs)
         kind = _kind(window["tile"])
+        if not self._claims(view, obs, kind):
+            return passing
         playable = view.playable()
         now = _shanten(playable, view.melds)
         for action in legal:
@@ -254,7 +264,8 @@ class GreedyBot:
             if isinstance(action, Pung):
                 after = list(playable)
                 after[kind] -= 2
-                if _best_discard_shanten(after, view.melds + 1) < now:
+                shanten = _best_discard_shanten(after, view.melds + 1)
+                if shanten < now or (self.PUNG_AT_SAME_PACE and shanten == now):
                     return action
         return passing
 

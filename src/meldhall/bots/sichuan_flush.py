@@ -27,13 +27,12 @@ from typing import Any
 from meldhall.bots.sichuan import (
     GreedyBot,
     _acceptance,
-    _best_discard_shanten,
     _kind,
     _shanten,
     _View,
 )
 from meldhall.core.engine import Action
-from meldhall.games.sichuan.actions import AddedKong, ConcealedKong, Discard, Kong, Pung
+from meldhall.games.sichuan.actions import AddedKong, ConcealedKong, Discard
 from meldhall.games.sichuan.fan import Meld, pattern_fans, points_of
 from meldhall.games.sichuan.hand import waits
 from meldhall.games.sichuan.pieces import KIND_OF
@@ -151,28 +150,9 @@ class StrongBot(GreedyBot):
             return None
         return best[1]
 
-    def _claim(self, obs: Mapping[str, Any], legal: Sequence[Action]) -> Action:
-        window = obs["window"]
-        passing = next(a for a in legal if not isinstance(a, (Kong, Pung)))
-        if window is None:
-            return passing
-        view = _View(obs)
-        kind = _kind(window["tile"])
+    PUNG_AT_SAME_PACE = True
+
+    def _claims(self, view: _View, obs: Mapping[str, Any], kind: int) -> bool:
+        """Return False for a discard outside the suit of a flush the hand goes for."""
         suit = flush_suit(view, obs)
-        if suit is not None and kind // 9 != suit:
-            return passing
-        playable = view.playable()
-        now = _shanten(playable, view.melds)
-        for action in legal:
-            if isinstance(action, Kong):
-                after = list(playable)
-                after[kind] = 0
-                if _shanten(after, view.melds + 1) <= now:
-                    return action
-        for action in legal:
-            if isinstance(action, Pung):
-                after = list(playable)
-                after[kind] -= 2
-                if _best_discard_shanten(after, view.melds + 1) <= now:
-                    return action
-        return passing
+        return suit is None or kind // 9 == suit

@@ -31,6 +31,13 @@ PROFILE = {
     "uploadThroughput": 750_000 / 8,
 }
 CPU_SLOWDOWN = 4
+TIMELINE = False
+TIMELINE_JS = """
+(() => performance.getEntries()
+  .filter((e) => e.entryType === 'navigation' || e.entryType === 'resource')
+  .map((e) => `${Math.round(e.startTime)}-${Math.round(e.responseEnd)} ms  ${e.name.replace(location.origin, '')}`)
+  .join('\\n') + '\\n' + window.__ws.join('\\n') + `\\nready ${Math.round(window.__ready)} ms`)()
+"""
 READY = """
 (() => {
   const mark = () => {
@@ -39,6 +46,18 @@ READY = """
     window.__ready = performance.now();
   };
   new MutationObserver(mark).observe(document, { childList: true, subtree: true });
+  window.__ws = [];
+  const Native = window.WebSocket;
+  window.WebSocket = function (...args) {
+    const ws = new Native(...args);
+    window.__ws.push(`created ${Math.round(performance.now())}`);
+    ws.addEventListener('open', () => window.__ws.push(`open ${Math.round(performance.now())}`));
+    ws.addEventListener('message', (e) => window.__ws.push(`message ${Math.round(performance.now())} ${String(e.data).slice(0, 20)}`));
+    return ws;
+  };
+  window.WebSocket.prototype = Native.prototype;
+  Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
+  document.addEventListener('DOMContentLoaded', () => window.__ws.push(`domcontentloaded ${Math.round(performance.now())}`));
 })();
 """
 
@@ -76,6 +95,8 @@ def ready_ms(page: Any, url: str) -> float:
     page.goto(url, wait_until="commit")
     page.wait_for_function("window.__ready !== undefined", timeout=60_000)
     value: float = page.evaluate("window.__ready")
+    if TIMELINE:
+        print(page.evaluate(TIMELINE_JS))
     cdp.detach()
     return value
 
@@ -84,7 +105,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="okey")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--timeline", action="store_true", help="print each load's resource timings")
     args = parser.parse_args()
+    global TIMELINE
+    TIMELINE = args.timeline
     port = free_port()
     with tempfile.TemporaryDirectory() as data_dir:
         server = start_server(port, data_dir)

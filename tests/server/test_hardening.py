@@ -6,8 +6,10 @@ sessions and per-address caps, and restarts from snapshots."""
 from __future__ import annotations
 
 import asyncio
+import base64
 import contextlib
 import dataclasses
+import hashlib
 import json
 import random
 import re
@@ -355,7 +357,22 @@ def test_pages_carry_security_headers(tmp_path: Path, toy_registered: None) -> N
             assert headers["referrer-policy"] == "no-referrer"
 
 
+def test_served_inline_scripts_are_allowed_by_their_hash_alone(
+    tmp_path: Path, toy_registered: None
+) -> None:
+    with app_client(tmp_path) as client:
+        response = client.get("/play/toy")
+        policy = response.headers["content-security-policy"]
+        scripts = re.findall(r"<script>(.*?)</script>", response.text, re.S)
+        assert scripts, "the table page carries its early socket inline"
+        for script in scripts:
+            digest = base64.b64encode(hashlib.sha256(script.encode()).digest()).decode()
+            assert f"'sha256-{digest}'" in policy
+        assert "'unsafe-inline'" not in policy and "'unsafe-eval'" not in policy
+
+
 def test_no_page_has_inline_script_style_or_handlers() -> None:
+    # a script the server fills in names its file (data-inline): its hash is in the policy
     inline = re.compile(r"<script(?![^>]*\bsrc=)|<style|\sstyle=|\son[a-z]+=", re.I)
     for page in WEB.glob("*.html"):
         assert not inline.search(page.read_text()), page.name

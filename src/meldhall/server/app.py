@@ -45,7 +45,7 @@ from meldhall.server.protocol import CLIENT, SERVER
 from meldhall.server.replays import replay_routes
 from meldhall.server.security import AddressBook, SecurityMiddleware
 from meldhall.server.settings import Settings
-from meldhall.server.static import CachedStatic, page_response
+from meldhall.server.static import CachedStatic, inline_script_hashes, page_response
 from meldhall.server.upkeep import expire_sessions_every
 from meldhall.store.repository import BrokenMatch, Store, best_per_game, stale_rules
 from meldhall.store.snapshots import load_key
@@ -342,7 +342,7 @@ def create_app(
         Mount("/static", CachedStatic(directory=WEB), name="static"),
     ]
     middleware = [
-        Middleware(SecurityMiddleware, limits=limits),
+        Middleware(SecurityMiddleware, limits=limits, script_hashes=inline_script_hashes(WEB)),
         Middleware(GZipMiddleware, minimum_size=500),
     ]
     app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)

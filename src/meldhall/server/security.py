@@ -96,11 +96,13 @@ def origin_allowed(headers: dict[str, str], limits: Limits) -> bool:
     return parts.scheme in ("http", "https") and parts.netloc == headers.get("host")
 
 
-def security_headers(host: str) -> list[tuple[bytes, bytes]]:
+def security_headers(host: str, script_hashes: tuple[str, ...] = ()) -> list[tuple[bytes, bytes]]:
     """Return the headers every HTTP response carries: a content security policy without
-    inline script or style, no sniffing, no framing, no referrer."""
+    inline style and no inline script but the ones named by their hash (`script_hashes`),
+    no sniffing, no framing, no referrer."""
+    scripts = " ".join(("'self'", *script_hashes))
     policy = (
-        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; "
+        f"default-src 'self'; script-src {scripts}; style-src 'self'; img-src 'self' data:; "
         f"connect-src 'self' ws://{host} wss://{host}; frame-ancestors 'none'; "
         "base-uri 'none'; form-action 'self'; object-src 'none'"
     )
@@ -122,9 +124,10 @@ class SecurityMiddleware:
     not JSON (415), too large (413, told by its length before any of it is read) or too slow
     (408); reads the body before the app runs; adds ``security_headers`` to every response."""
 
-    def __init__(self, app: ASGIApp, limits: Limits) -> None:
+    def __init__(self, app: ASGIApp, limits: Limits, script_hashes: tuple[str, ...] = ()) -> None:
         self.app = app
         self.limits = limits
+        self.script_hashes = script_hashes
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -138,7 +141,7 @@ class SecurityMiddleware:
                 return
             await self.app(scope, receive, send)
             return
-        extra = security_headers(headers.get("host", ""))
+        extra = security_headers(headers.get("host", ""), self.script_hashes)
 
         async def send_with_headers(message: Message) -> None:
             if message["type"] == "http.response.start":

@@ -14,6 +14,7 @@ edited module is never hidden behind an old bundle; without one the modules are 
 
 from __future__ import annotations
 
+import base64
 import hashlib
 import re
 from functools import cache
@@ -37,6 +38,9 @@ GAMES_IMPORT = re.compile(r"import\(`\./games/\$\{")
 ENTRY = re.compile(r"""<script type="module" src="/static/([^"]+)"></script>""")
 STATIC_URL = re.compile(r"""(href|src)="/static/(?!_v)""")
 OLD_PRELOAD = re.compile(r"""<link rel="modulepreload"[^>]*>\n?""")
+INLINE = re.compile(r"""<script src="/static/(js/[^"]+)" data-inline></script>""")
+"""A script the page carries in itself (a few hundred bytes that must run before anything
+arrives: connect.js opens the WebSocket); the policy allows it by its hash alone."""
 
 
 DIST = "dist"
@@ -106,12 +110,35 @@ def _join(base: Path, target: str) -> str:
     return "/".join(parts)
 
 
+def _inline_text(web: Path, rel: str) -> str:
+    """Return the text of a script a page carries inline, its comment lines left out."""
+    lines = (web / rel).read_text(encoding="utf-8").splitlines(keepends=True)
+    text = "".join(line for line in lines if not line.lstrip().startswith("//"))
+    if "</script" in text.lower():
+        raise ValueError(f"{rel} cannot be inlined: it contains </script")
+    return text
+
+
+@cache
+def inline_script_hashes(web: Path) -> tuple[str, ...]:
+    """Return the CSP hash sources (``'sha256-...'``) of every script a page under `web`
+    carries inline: the only inline scripts the policy allows."""
+    names = sorted({rel for page in web.glob("*.html") for rel in INLINE.findall(page.read_text())})
+    hashes = []
+    for rel in names:
+        digest = hashlib.sha256(_inline_text(web, rel).encode()).digest()
+        hashes.append(f"'sha256-{base64.b64encode(digest).decode()}'")
+    return tuple(hashes)
+
+
 @cache
 def page_html(web: Path, name: str, game: str | None = None) -> str:
-    """Return a page's HTML with versioned static URLs and a module preload for every module
-    its scripts need (of the game views, only ``game``'s when the page shows one game)."""
+    """Return a page's HTML with versioned static URLs, its inline scripts filled in, and a
+    module preload for every module its scripts need (of the game views, only ``game``'s
+    when the page shows one game)."""
     version = web_version(web)
     html = OLD_PRELOAD.sub("", (web / name).read_text(encoding="utf-8"))
+    html = INLINE.sub(lambda m: f"<script>{_inline_text(web, m.group(1))}</script>", html)
     modules: list[str] = []
     for entry in ENTRY.findall(html):
         needed = [entry] if entry in bundled(web) else modules_of(web, entry, game)

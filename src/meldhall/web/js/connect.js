@@ -1,9 +1,8 @@
-// The solo table's WebSocket, opened as soon as the page arrives (an async module of its own,
-// a few hundred bytes), while the table's script is still on its way: the hello and the
-// server's welcome cross the line in the meantime. net.js adopts the socket and the messages
-// that came before it (`adopt`); without this module it opens its own.
-// When the table's script ran first, it has its own socket (it left null here) and this
-// module opens none.
+// The solo table's WebSocket, opened as soon as the page's head is read: the server carries
+// this script inside the page (server/static.py, allowed by its hash), so the hello and the
+// server's welcome cross the line while the styles and the table's script are on their way.
+// net.js adopts the socket and the messages that came before it (`adopt`); without this
+// script it opens its own. A classic script, not a module: it runs before any file arrives.
 if (globalThis.meldhallEarlySocket === undefined) {
   const scheme = location.protocol === 'https:' ? 'wss' : 'ws';
   const early = { ws: new WebSocket(`${scheme}://${location.host}/ws`), messages: [], adopted: false };

@@ -145,3 +145,13 @@ def test_a_decision_made_again_from_the_same_legal_tuple_starts_afresh() -> None
     again = Decision.of(match.vocab, legal)
     assert again.prefix == prefix and again.options() == options
     assert again.mask(len(match.vocab)).sum() == len(options)
+
+
+@pytest.mark.parametrize("game_id", sorted(SPECS))
+def test_direct_scores_equal_the_json_scores(game_id: str) -> None:
+    """The scores rewards are paid from, read from the state, equal the public JSON's at
+    the game's score key at every step (hand ends included)."""
+    match = Match(game_id)
+    for seed in SEEDS:
+        for _ in _play(match, seed):
+            assert match.current_scores() == match.json_scores()

@@ -72,7 +72,7 @@ class Match:
         self._views = {}
         self.decision = None
         self.decider = None
-        self.scores = self._scores()
+        self.scores = self.current_scores()
         self.last_events = ()
 
     def view(self, seat: int | None) -> dict[str, JSON]:
@@ -151,7 +151,15 @@ class Match:
     def _word(self, token: int) -> str:
         return self.vocab.words[token] if 0 <= token < len(self.vocab) else "outside the space"
 
-    def _scores(self) -> list[float]:
+    def current_scores(self) -> list[float]:
+        """Return the scores the rewards are paid from, read from the state by the direct
+        encoder (one per seat)."""
+        values = self.direct.scores(self.state)
+        return values if len(values) == self.seats else values * self.seats
+
+    def json_scores(self) -> list[float]:
+        """Return the scores the rewards are paid from, read from the public JSON
+        observation at the game's ``score`` key (what the direct ``scores`` must equal)."""
         values = _score_of(self.view(None), self.spec.score)
         return values if len(values) == self.seats else values * self.seats
 
@@ -161,7 +169,7 @@ class Match:
                 break
         else:
             return [0.0] * self.seats
-        now = self._scores()
+        now = self.current_scores()
         rewards = [
             self.spec.sign * (a - b) / self.spec.scale
             for a, b in zip(now, self.scores, strict=True)

@@ -96,6 +96,11 @@ class DirectEncoder:
         else:
             ones += [base + ix[p] for base, pieces in groups for p in pieces if ix[p] >= 0]
 
+    def scores(self, state: State) -> list[float]:
+        """Return the scores at the game's reward key (``GameSpec.score``) as floats, one
+        per seat (one for a one-seat game); each game's subclass reads its state here."""
+        raise EngineBug(f"{type(self).__name__} reads no scores")
+
     def flags(self, ones: list[int], base: int, pieces: Iterable[int]) -> None:
         """Append ``base`` + the family position of every piece id in ``pieces``."""
         ix = self.ix

@@ -49,3 +49,7 @@ class OkeyDirect(DirectEncoder):
             + [state.wall_count() / wall]
             + [float(v or 0) / scores for v in state.scores]
         )
+
+    def scores(self, state: OkeyState) -> list[float]:  # type: ignore[override]
+        """Return ``scores`` of the public observation as floats."""
+        return [float(v) for v in state.scores]

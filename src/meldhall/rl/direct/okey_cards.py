@@ -39,3 +39,7 @@ class OkeyCardsDirect(DirectEncoder):
         self.choice(ones, "phase", state.phase.lower())
         deck, score = self.scale["deck_count"], self.scale["score"]
         return [len(state.deck) / deck, float(state.score or 0) / score]
+
+    def scores(self, state: OkeyCardsState) -> list[float]:  # type: ignore[override]
+        """Return ``scores`` of the public observation as floats."""
+        return [float(v) for v in (state.score,)]

@@ -57,3 +57,7 @@ class LadderDirect(DirectEncoder):
             + [len(state.wall) / centre]
             + [float(v or 0) / totals for v in state.totals]
         )
+
+    def scores(self, state: LadderState) -> list[float]:  # type: ignore[override]
+        """Return ``scores.totals`` of the public observation as floats."""
+        return [float(v) for v in state.totals]

@@ -43,3 +43,7 @@ class TileRummyDirect(DirectEncoder):
             + [float(v or 0) / opened for v in state.opened]
             + [float(v or 0) / totals for v in state.totals]
         )
+
+    def scores(self, state: TileRummyState) -> list[float]:  # type: ignore[override]
+        """Return ``totals`` of the public observation as floats."""
+        return [float(v) for v in state.totals]

@@ -7,7 +7,9 @@ JSON shows has its flag, and ``json_infos=False`` keeps the environments valid."
 from __future__ import annotations
 
 import random
+import re
 import warnings
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -155,3 +157,24 @@ def test_direct_scores_equal_the_json_scores(game_id: str) -> None:
     for seed in SEEDS:
         for _ in _play(match, seed):
             assert match.current_scores() == match.json_scores()
+
+
+def _documented_layouts() -> dict[str, list[str]]:
+    """Return, per game, the field rows of its table in docs/rl.md as ``layout()`` lines."""
+    text = (Path(__file__).parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
+    out: dict[str, list[str]] = {}
+    game = None
+    for line in text.splitlines():
+        if line.startswith("### "):
+            game = line[4:].strip()
+            out[game] = []
+        row = re.match(r"^\| (\[\d+:\d+\]) \| (.*) \|$", line)
+        if game is not None and row and "decision spelled" not in row.group(2):
+            out[game].append(f"{row.group(1)} {row.group(2).replace('`', '')}")
+    return out
+
+
+def test_the_documented_layouts_are_the_layouts() -> None:
+    documented = _documented_layouts()
+    for game_id in sorted(SPECS):
+        assert documented.get(game_id) == Match(game_id).encoder.layout(), game_id

@@ -27,11 +27,10 @@ GAMES = ("sichuan", "okey", "okey-ladder", "tile-rummy", "remi", "okey-cards")
 
 def meldhall_episodes(game_id: str, seed: int, *, check: bool = False) -> Callable[[int], int]:
     """Return a batch runner: it plays ``n`` random episodes and returns the steps taken."""
-    import numpy as np
 
     from meldhall.rl import aec_env
 
-    env = aec_env(game_id, max_steps=None if game_id == "sichuan" else MAX_STEPS)
+    env = aec_env(game_id, max_steps=None if game_id == "sichuan" else MAX_STEPS, json_infos=False)
     rng = random.Random(seed)
     counter = iter(range(seed, 1 << 62))
 
@@ -44,7 +43,7 @@ def meldhall_episodes(game_id: str, seed: int, *, check: bool = False) -> Callab
                 if terminated or truncated:
                     env.step(None)
                     continue
-                ids = np.flatnonzero(obs["action_mask"])
+                ids = obs["action_mask"].nonzero()[0]
                 action = int(ids[rng.randrange(len(ids))])
                 if check and not obs["action_mask"][action]:
                     raise EngineBug(f"{game_id}: chose an id outside the mask")

@@ -26,6 +26,8 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
+
 from meldhall.core.engine import JSON, Action
 from meldhall.core.errors import EngineBug
 
@@ -38,6 +40,10 @@ INTS = 64
 as two: ``INTS × q`` then ``r``, for q, r = divmod(n, INTS)."""
 CACHE_LIMIT = 100_000
 """Spelled actions remembered per vocabulary before the memory starts again."""
+ID_CACHE_LIMIT = 4096
+"""Action objects (and legal tuples) remembered by identity before that memory starts again:
+engines that keep one object per action (Sichuan's discards, every game's fixed answers)
+are spelled without hashing the action at all."""
 
 
 class Vocabulary:
@@ -55,6 +61,9 @@ class Vocabulary:
         self.first_int = len(self.words) - 2 * INTS + 1
         self._ids: dict[str, int] = {}
         self._spelled: dict[Action, tuple[int, ...]] = {}
+        self._by_id: dict[int, tuple[Action, tuple[int, ...]]] = {}
+        self.decisions: dict[int, tuple[Sequence[Action], Decision]] = {}
+        """Fresh decisions by the identity of their legal tuple (``Decision.of``)."""
         for i, w in enumerate(self.words[: self.first_int]):
             self._ids.setdefault(w, i)
 
@@ -62,12 +71,19 @@ class Vocabulary:
         return len(self.words)
 
     def spell_action(self, action: Action) -> tuple[int, ...]:
-        """Return ``spell(action.to_json())``, remembered per action (actions are values)."""
+        """Return ``spell(action.to_json())``, remembered per action (actions are values)
+        and per action object (the same object is found without hashing it)."""
+        hit = self._by_id.get(id(action))
+        if hit is not None and hit[0] is action:
+            return hit[1]
         key = self._spelled.get(action)
         if key is None:
             if len(self._spelled) >= CACHE_LIMIT:
                 self._spelled.clear()
             key = self._spelled[action] = self.spell(action.to_json())
+        if len(self._by_id) >= ID_CACHE_LIMIT:
+            self._by_id.clear()
+        self._by_id[id(action)] = (action, key)
         return key
 
     def spell(self, data: JSON) -> tuple[int, ...]:
@@ -114,22 +130,45 @@ class Decision:
     """One decision of one seat in progress: its legal actions spelled, and the tokens
     chosen so far (``prefix``). ``options()`` lists the tokens that may come next."""
 
+    __slots__ = ("_live", "_mask", "_options", "prefix", "spelled")
+
     def __init__(self, spelled: dict[tuple[int, ...], Action]):
         self.spelled = spelled
         self.prefix: list[int] = []
         self._live: list[tuple[int, ...]] = list(spelled)
         self._options: list[int] | None = None
+        self._mask: np.ndarray | None = None
 
     @classmethod
     def of(cls, vocab: Vocabulary, legal: Sequence[Action]) -> Decision:
         """Return a new decision over ``legal`` with the shared leading tokens taken; raise
-        ``EngineBug`` when two legal actions spell the same."""
-        spelled = {vocab.spell_action(a): a for a in legal}
+        ``EngineBug`` when two legal actions spell the same. A legal tuple seen before (the
+        same object: engines keep fixed answers and cache their listings) starts from a copy
+        of the decision made for it then."""
+        hit = vocab.decisions.get(id(legal))
+        if hit is not None and hit[0] is legal:
+            return hit[1].copy()
+        spell = vocab.spell_action
+        spelled = {spell(a): a for a in legal}
         if len(spelled) != len(legal):
             raise EngineBug(f"two legal actions spell the same among {[str(a) for a in legal]}")
         decision = cls(spelled)
         decision._advance(chosen=False)
+        if isinstance(legal, tuple):
+            if len(vocab.decisions) >= ID_CACHE_LIMIT:
+                vocab.decisions.clear()
+            vocab.decisions[id(legal)] = (legal, decision.copy())
         return decision
+
+    def copy(self) -> Decision:
+        """Return a decision at the same point that can go on separately."""
+        other = Decision.__new__(Decision)
+        other.spelled = self.spelled
+        other.prefix = list(self.prefix)
+        other._live = self._live
+        other._options = self._options
+        other._mask = self._mask
+        return other
 
     def options(self) -> list[int]:
         """Return the token ids that continue some legal action, in id order."""
@@ -138,6 +177,13 @@ class Decision:
             self._options = sorted({k[n] for k in self._live})
         return self._options
 
+    def mask(self, size: int) -> np.ndarray:
+        """Return a fresh int8 array of ``size`` with 1 at every id of ``options()``."""
+        if self._mask is None:
+            self._mask = np.zeros(size, dtype=np.int8)
+            self._mask.put(self.options(), 1)
+        return self._mask.copy()
+
     def texts(self) -> list[str]:
         """Return the text form of every legal action the prefix still allows."""
         return [str(self.spelled[k]) for k in self._live]
@@ -145,14 +191,17 @@ class Decision:
     def choose(self, token: int) -> Action | None:
         """Append ``token`` (one of ``options()``) and the tokens every candidate shares
         after it; return the action once it is spelled whole, else None."""
-        self._append(token)
+        self._append(token, forced=self._options is not None and len(self._options) == 1)
         return self._advance(chosen=True)
 
-    def _append(self, token: int) -> None:
+    def _append(self, token: int, *, forced: bool = False) -> None:
+        # ``forced``: every live candidate continues with ``token`` (none to drop).
         n = len(self.prefix)
         self.prefix.append(token)
-        self._live = [k for k in self._live if k[n] == token]
+        if not forced:
+            self._live = [k for k in self._live if k[n] == token]
         self._options = None
+        self._mask = None
 
     def _advance(self, *, chosen: bool) -> Action | None:
         # Shared tokens are taken for the agent, but `.` only after it chose one itself:
@@ -163,4 +212,4 @@ class Decision:
             options = self.options()
             if len(options) != 1 or (options[0] == PLAY and not chosen):
                 return None
-            self._append(options[0])
+            self._append(options[0], forced=True)

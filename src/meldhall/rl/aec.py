@@ -5,7 +5,8 @@ seat that may act now (in a Sichuan claim window each responder answers in seat 
 An action is one token id (``meldhall.rl.actions``); the observation of an agent is
 ``{"observation": float32 array, "action_mask": int8 array}``. ``infos`` of the agent to
 act hold the engine's JSON observation (``"observation"``, shared with the environment:
-copy it before changing it); ``action_texts(agent)`` lists the text of every legal action
+copy it before changing it) unless ``json_infos=False`` (then infos are empty dicts and no
+JSON is built: the fast setting); ``action_texts(agent)`` lists the text of every legal action
 the agent's choices so far still allow.
 """
 
@@ -44,6 +45,7 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         illegal: str = "penalize",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        json_infos: bool = True,
         **options: Any,
     ):
         super().__init__()
@@ -57,8 +59,14 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self.max_steps = max_steps
         self.illegal = illegal
         self.illegal_reward = illegal_reward
+        self.json_infos = json_infos
         self.possible_agents = [f"player_{s}" for s in range(self.match.seats)]
         self.agents = list(self.possible_agents)
+        self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
+        self._paid = True
+        """Whether ``rewards`` may hold a non-zero value (else it is reused as it is)."""
+        self._clean_infos = False
+        """Whether ``infos`` holds nothing but empty dicts (else it is made anew)."""
         n = len(self.match.vocab)
         self._obs_space = spaces.Dict(
             {
@@ -91,11 +99,13 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
         self.steps = 0
+        self._paid = False
+        self._clean_infos = False
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return the observation array and the action mask of ``agent``."""
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         return {"observation": self.match.observe(seat), "action_mask": self.match.mask(seat)}
 
     def step(self, action: int | None) -> None:
@@ -104,26 +114,32 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         self._cumulative_rewards[agent] = 0.0
-        self.rewards = dict.fromkeys(self.agents, 0.0)
+        if self._paid:
+            self.rewards = dict.fromkeys(self.agents, 0.0)
+            self._paid = False
         try:
             paid = self.match.step(seat, int(action if action is not None else -1))
         except IllegalActionId as exc:
             if self.illegal == "raise":
                 raise
             self.rewards[agent] = self.illegal_reward
+            self._paid = True
             self.infos[agent] = {**self.infos[agent], "illegal": str(exc)}
+            self._clean_infos = False
             self._accumulate_rewards()
             return
-        for s, r in enumerate(paid):
-            self.rewards[self.possible_agents[s]] = r
+        if any(paid):
+            for s, r in enumerate(paid):
+                self.rewards[self.possible_agents[s]] = r
+            self._paid = True
+            self._accumulate_rewards()
         self.steps += 1
         if self.match.over():
             self.terminations = dict.fromkeys(self.agents, True)
         elif self.max_steps is not None and self.steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
-        self._accumulate_rewards()
         self._select()
         if self.render_mode == "human":
             print(self.render())
@@ -131,22 +147,25 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
     def _select(self) -> None:
         to_act = self.match.to_act()
         finished = self.match.over() or any(self.truncations.values())
+        if not self._clean_infos:
+            self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+            self._clean_infos = True
         if finished or not to_act:
             self.agent_selection = next(
                 (a for a in self.agents if self.terminations[a] or self.truncations[a]),
                 self.agents[0],
             )
-            self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
             return
         seat = min(to_act)
         self.agent_selection = self.possible_agents[seat]
-        self.infos = {a: {} for a in self.agents}
-        self.infos[self.agent_selection] = {"observation": self.match.view(seat)}
+        if self.json_infos:
+            self.infos[self.agent_selection] = {"observation": self.match.view(seat)}
+            self._clean_infos = False
 
     def action_texts(self, agent: str) -> list[str]:
         """Return the text form of every legal action of ``agent`` that its tokens chosen so
         far still allow (empty when it may not act)."""
-        seat = self.possible_agents.index(agent)
+        seat = self._seat_of[agent]
         if seat not in self.match.to_act():
             return []
         return self.match.decision_of(seat).texts()

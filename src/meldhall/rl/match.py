@@ -1,8 +1,10 @@
 """One match seen through the RL adapter: token decisions, arrays, masks and rewards.
 
-Both environments (``aec.py``, ``single.py``) drive a ``Match``; it reaches the game only
-through its public API (``find_game``, ``new_state``, ``legal_actions``, ``apply``,
-``observation``, ``outcome`` and the actions' JSON forms).
+Both environments (``aec.py``, ``single.py``) drive a ``Match``; it plays the game through
+its public API (``find_game``, ``new_state``, ``legal_actions``, ``apply``, ``observation``,
+``outcome`` and the actions' JSON forms). The observation arrays are filled straight from the
+state by the game's direct encoder (``meldhall.rl.direct``: what the seat's JSON observation
+shows, nothing else), equal to the layout read from the JSON (``observe_json``).
 """
 
 from __future__ import annotations
@@ -16,10 +18,14 @@ import numpy as np
 from meldhall.core.engine import JSON, Action, Event, State
 from meldhall.core.errors import EngineBug, MeldhallError
 from meldhall.rl.actions import Decision, Vocabulary
+from meldhall.rl.direct import direct_encoder
 from meldhall.rl.observe import Encoder, Shape
 from meldhall.rl.specs import SPECS, GameSpec
 from meldhall.terminal.board import lookup
 from meldhall.terminal.pieces import family_of, find_game
+
+ENDS = frozenset({"hand_over", "match_over"})
+"""The event kinds after which rewards are paid."""
 
 
 class IllegalActionId(MeldhallError, ValueError):
@@ -51,6 +57,7 @@ class Match:
         family = family_of(game_id)
         self.vocab = Vocabulary(self.spec.words, family.faces, family.tokens)
         self.encoder = Encoder(self.spec.fields, Shape(family, self.seats))
+        self.direct = direct_encoder(game_id, self.encoder)
         self.obs_size = self.encoder.size + len(self.vocab)
         self.state: State = self.game.new_state(self.options, self.seats, b"unset")
         self.decision: Decision | None = None
@@ -65,7 +72,7 @@ class Match:
         self._views = {}
         self.decision = None
         self.decider = None
-        self.scores = self._scores()
+        self.scores = self.current_scores()
         self.last_events = ()
 
     def view(self, seat: int | None) -> dict[str, JSON]:
@@ -94,16 +101,25 @@ class Match:
     def mask(self, seat: int) -> np.ndarray:
         """Return the int8 action mask of ``seat``: 1 for every token that continues a
         legal action (all 0 when the seat may not act)."""
-        mask = np.zeros(len(self.vocab), dtype=np.int8)
         if seat in self.state.to_act():
-            mask[self.decision_of(seat).options()] = 1
-        return mask
+            return self.decision_of(seat).mask(len(self.vocab))
+        return np.zeros(len(self.vocab), dtype=np.int8)
 
     def observe(self, seat: int) -> np.ndarray:
         """Return the float32 observation array of ``seat``: the layout of its game, then
         how many times each token stands in its decision spelled so far."""
         out = np.zeros(self.obs_size, dtype=np.float32)
+        self.direct.encode(self.state, seat, out)
+        return self._spelled(seat, out)
+
+    def observe_json(self, seat: int) -> np.ndarray:
+        """Return the same array as ``observe``, laid out from the seat's JSON observation
+        (the reference the direct encoders are checked against; slower)."""
+        out = np.zeros(self.obs_size, dtype=np.float32)
         self.encoder.encode(self.view(seat), seat, out[: self.encoder.size])
+        return self._spelled(seat, out)
+
+    def _spelled(self, seat: int, out: np.ndarray) -> np.ndarray:
         if seat in self.state.to_act():
             for token in self.decision_of(seat).prefix:
                 out[self.encoder.size + token] += 1.0
@@ -135,14 +151,25 @@ class Match:
     def _word(self, token: int) -> str:
         return self.vocab.words[token] if 0 <= token < len(self.vocab) else "outside the space"
 
-    def _scores(self) -> list[float]:
+    def current_scores(self) -> list[float]:
+        """Return the scores the rewards are paid from, read from the state by the direct
+        encoder (one per seat)."""
+        values = self.direct.scores(self.state)
+        return values if len(values) == self.seats else values * self.seats
+
+    def json_scores(self) -> list[float]:
+        """Return the scores the rewards are paid from, read from the public JSON
+        observation at the game's ``score`` key (what the direct ``scores`` must equal)."""
         values = _score_of(self.view(None), self.spec.score)
         return values if len(values) == self.seats else values * self.seats
 
     def _rewards(self) -> list[float]:
-        if not any(e.kind in ("hand_over", "match_over") for e in self.last_events):
+        for e in self.last_events:
+            if e.kind in ENDS:
+                break
+        else:
             return [0.0] * self.seats
-        now = self._scores()
+        now = self.current_scores()
         rewards = [
             self.spec.sign * (a - b) / self.spec.scale
             for a, b in zip(now, self.scores, strict=True)

@@ -3,9 +3,10 @@
 The agent plays seat ``seat``; the bot named ``opponents`` (``meldhall.bots.base.make_bot``)
 plays every other seat, drawing its choices from the environment's seeded generator, so
 ``reset(seed=...)`` fixes the whole episode for a fixed policy. The observation is the
-float32 array of ``meldhall.rl.observe``; ``info["action_mask"]`` marks the legal token
-ids, ``info["observation"]`` is the engine's JSON observation. An id outside the mask
-changes nothing and pays ``illegal_reward`` (``illegal="raise"`` raises instead).
+float32 array of ``meldhall.rl.observe`` (filled by ``meldhall.rl.direct``);
+``info["action_mask"]`` marks the legal token ids, ``info["observation"]`` is the engine's
+JSON observation (left out with ``json_infos=False``, which spares building it). An id
+outside the mask changes nothing and pays ``illegal_reward`` (``illegal="raise"`` raises instead).
 """
 
 from __future__ import annotations
@@ -40,6 +41,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, int]):
         illegal: str = "penalize",
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
+        json_infos: bool = True,
         **options: Any,
     ):
         if illegal not in ("penalize", "raise"):
@@ -57,6 +59,7 @@ class SingleAgentEnv(gym.Env[np.ndarray, int]):
         self.max_steps = max_steps
         self.illegal = illegal
         self.illegal_reward = illegal_reward
+        self.json_infos = json_infos
         self.observation_space = spaces.Box(-np.inf, np.inf, (self.match.obs_size,), np.float32)
         self.action_space = spaces.Discrete(len(self.match.vocab))  # type: ignore[assignment]
         self._bot_rng = random.Random(0)
@@ -105,10 +108,10 @@ class SingleAgentEnv(gym.Env[np.ndarray, int]):
         return reward
 
     def _info(self) -> dict[str, Any]:
-        return {
-            "action_mask": self.match.mask(self.seat),
-            "observation": self.match.json_observation(self.seat),
-        }
+        info: dict[str, Any] = {"action_mask": self.match.mask(self.seat)}
+        if self.json_infos:
+            info["observation"] = self.match.json_observation(self.seat)
+        return info
 
     def render(self) -> str | None:
         """Return the table as text, from the agent's seat."""

@@ -186,7 +186,7 @@ SPECS: dict[str, GameSpec] = {
             Pieces("played"),
             Number("deck_count", 24.0),
             Number("score", 400.0),
-            Choice("phase", ("READY", "PLAYING")),
+            Choice("phase", ("ready", "playing")),
         ),
         "scores",
         1,

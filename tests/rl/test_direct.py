@@ -1,0 +1,180 @@
+"""The direct encoders (``meldhall.rl.direct``) write exactly the arrays the JSON-based
+layout (``meldhall.rl.observe``) reads from each seat's JSON observation: over seeded random
+play of every game, at several seat counts and with the options that change what a seat
+sees, every seat's array is compared at every step. Also: every phase and per-seat word the
+JSON shows has its flag, and ``json_infos=False`` keeps the environments valid."""
+
+from __future__ import annotations
+
+import random
+import re
+import warnings
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import pytest
+from gymnasium.utils.env_checker import check_env
+from pettingzoo.test import api_test
+
+from meldhall.core.engine import Action
+from meldhall.rl import aec_env, single_agent_env
+from meldhall.rl.actions import Decision
+from meldhall.rl.match import Match
+from meldhall.rl.observe import Choice, SeatChoice
+from meldhall.rl.specs import SPECS
+from meldhall.terminal.board import lookup
+
+CASES: list[tuple[str, int | None, dict[str, Any]]] = [
+    ("okey", None, {}),
+    ("okey", 2, {}),
+    ("okey", 3, {"discard_visibility": "all"}),
+    ("okey-ladder", None, {}),
+    ("tile-rummy", None, {}),
+    ("tile-rummy", 2, {}),
+    ("remi", None, {}),
+    ("remi", 3, {}),
+    ("sichuan", None, {}),
+    ("okey-cards", None, {}),
+]
+SEEDS = range(6)
+EXTRA_SEEDS = {"sichuan": (37, 59)}
+"""Seeds whose play (by type) reaches a rare position: a concealed kong on the table."""
+STEPS = 250
+
+
+def _pick(legal: tuple[Action, ...] | list[Action], rng: random.Random, by_type: bool) -> Action:
+    """Return a random legal action, leaving out okey-cards' ``quit`` while another exists
+    (it would end the game at once); ``by_type``: a random action type first, then one of
+    its actions, so that rare moves (a concealed kong among thirteen discards, a meld) come
+    up often."""
+    keep = [a for a in legal if a.to_json().get("type") != "quit"] or list(legal)
+    if by_type:
+        kinds = sorted({str(a.to_json().get("type")) for a in keep})
+        kind = kinds[rng.randrange(len(kinds))]
+        keep = [a for a in keep if a.to_json().get("type") == kind]
+    return keep[rng.randrange(len(keep))]
+
+
+def _play(match: Match, seed: int) -> Any:
+    """Yield after every random step of a match dealt from ``seed``."""
+    match.reset(seed.to_bytes(4, "big"))
+    rng = random.Random(seed)
+    yield
+    for _ in range(STEPS):
+        if match.over():
+            return
+        seat = min(match.to_act())
+        match.apply(seat, _pick(match.state.legal_actions(seat), rng, by_type=seed % 2 == 1))
+        yield
+
+
+@pytest.mark.parametrize(("game_id", "seats", "options"), CASES)
+def test_direct_arrays_equal_the_json_layout(
+    game_id: str, seats: int | None, options: dict[str, Any]
+) -> None:
+    match = Match(game_id, seats, **options)
+    compared = 0
+    for seed in (*SEEDS, *EXTRA_SEEDS.get(game_id, ())):
+        for _ in _play(match, seed):
+            for seat in range(match.seats):
+                direct, by_json = match.observe(seat), match.observe_json(seat)
+                if not np.array_equal(direct, by_json):
+                    wrong = np.flatnonzero(direct != by_json)[:8].tolist()
+                    layout = "; ".join(match.encoder.layout())
+                    pytest.fail(
+                        f"{game_id} seed {seed} seat {seat}: floats {wrong} differ ({layout})"
+                    )
+                compared += 1
+    assert compared > 40 * match.seats
+
+
+def test_the_direct_arrays_are_not_all_alike() -> None:
+    """The comparison above is not between two empty arrays: pieces, numbers and the
+    phase show in the direct array of a dealt Sichuan hand."""
+    match = Match("sichuan")
+    match.reset(b"seed")
+    seat = min(match.to_act())
+    array = match.observe(seat)[: match.encoder.size]
+    at = {f.key: w for f, w in match.encoder.slices}
+    assert array[at["hand"]].sum() == len(match.state.hands[seat])
+    assert array[at["wall"]].item() == pytest.approx(match.state.wall_count / 108)
+    assert array[at["phase"]].sum() == 1.0
+
+
+@pytest.mark.parametrize("game_id", sorted(SPECS))
+def test_every_word_the_json_shows_has_its_flag(game_id: str) -> None:
+    """Each value a choice field meets in random play is one of its words (``over`` aside):
+    a word list out of step with the engine would leave the flags silently at 0."""
+    match = Match(game_id)
+    fields = [f for f in match.spec.fields if isinstance(f, Choice | SeatChoice)]
+    for seed in SEEDS:
+        for _ in _play(match, seed):
+            obs = match.view(0)
+            for f in fields:
+                value = lookup(obs, f.key)
+                for v in value if isinstance(f, SeatChoice) else [value]:
+                    assert v in (*f.words, None, "over"), f"{game_id}: {f.key} = {v!r}"
+
+
+@pytest.mark.parametrize("game_id", ["sichuan", "remi"])
+def test_env_without_json_infos_passes_the_checkers(game_id: str) -> None:
+    env = aec_env(game_id, max_steps=150, json_infos=False)
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(env, num_cycles=150)
+        check_env(single_agent_env(game_id, max_steps=100, json_infos=False))
+    env.reset(seed=1)
+    assert env.infos[env.agent_selection] == {}
+    shown = aec_env(game_id)
+    shown.reset(seed=1)
+    assert shown.infos[shown.agent_selection]["observation"]["game"] == game_id
+    _, info = single_agent_env(game_id, json_infos=False).reset(seed=1)
+    assert set(info) == {"action_mask"}
+
+
+def test_a_decision_made_again_from_the_same_legal_tuple_starts_afresh() -> None:
+    match = Match("sichuan")
+    match.reset(b"x")
+    seat = min(match.to_act())
+    legal = match.state.legal_actions(seat)
+    first = Decision.of(match.vocab, legal)
+    options, prefix = list(first.options()), list(first.prefix)
+    assert len(options) > 1
+    first.mask(len(match.vocab))[:] = 0
+    first.choose(options[-1])
+    assert id(legal) in match.vocab.decisions
+    again = Decision.of(match.vocab, legal)
+    assert again.prefix == prefix and again.options() == options
+    assert again.mask(len(match.vocab)).sum() == len(options)
+
+
+@pytest.mark.parametrize("game_id", sorted(SPECS))
+def test_direct_scores_equal_the_json_scores(game_id: str) -> None:
+    """The scores rewards are paid from, read from the state, equal the public JSON's at
+    the game's score key at every step (hand ends included)."""
+    match = Match(game_id)
+    for seed in SEEDS:
+        for _ in _play(match, seed):
+            assert match.current_scores() == match.json_scores()
+
+
+def _documented_layouts() -> dict[str, list[str]]:
+    """Return, per game, the field rows of its table in docs/rl.md as ``layout()`` lines."""
+    text = (Path(__file__).parents[2] / "docs" / "rl.md").read_text(encoding="utf-8")
+    out: dict[str, list[str]] = {}
+    game = None
+    for line in text.splitlines():
+        if line.startswith("### "):
+            game = line[4:].strip()
+            out[game] = []
+        row = re.match(r"^\| (\[\d+:\d+\]) \| (.*) \|$", line)
+        if game is not None and row and "decision spelled" not in row.group(2):
+            out[game].append(f"{row.group(1)} {row.group(2).replace('`', '')}")
+    return out
+
+
+def test_the_documented_layouts_are_the_layouts() -> None:
+    documented = _documented_layouts()
+    for game_id in sorted(SPECS):
+        assert documented.get(game_id) == Match(game_id).encoder.layout(), game_id

@@ -219,6 +219,18 @@ def test_turn_timer_default_actions() -> None:
         state.expiry_action(1)
 
 
+def test_turn_timer_sets_the_turn_clock_and_the_expiry_move() -> None:
+    timed = deal(["KD KH JK 2C", ""], stock="3S#2", turn_timer=30)
+    assert GAME.turn_seconds(timed) == 30.0
+    play(timed, 0, "DRAW_STOCK")
+    assert str(GAME.timeout_action(timed, 0, "3S#2")) == "DISCARD JK#1"
+    untimed = deal(["KD KH JK 2C", ""], stock="3S#2")
+    assert GAME.turn_seconds(untimed) is None and untimed.expiry_action(0) is None
+    play(untimed, 0, "DRAW_STOCK")
+    # timer off: the table's own clock and default move, the discard of the card just drawn
+    assert str(GAME.timeout_action(untimed, 0, "3S#2")) == "DISCARD 3S#2"
+
+
 # ---------------------------------------------------------------- hand end and match end
 
 

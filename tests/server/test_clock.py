@@ -4,11 +4,13 @@ the tile drawn, unless the game's spec defines its own (remi's expiry action).""
 from __future__ import annotations
 
 import random
+from types import SimpleNamespace
 
 import pytest
 
 from meldhall.games.registry import find_game
-from meldhall.tables.clock import default_action
+from meldhall.tables.clock import default_action, table_settings
+from meldhall.tables.online import OnlineTable
 
 
 @pytest.mark.parametrize("game_id", ["okey", "okey-ladder", "tile-rummy"])
@@ -54,11 +56,12 @@ def test_a_claim_window_is_passed() -> None:
 
 def test_remi_plays_its_specs_expiry_action() -> None:
     game = find_game("remi")
-    state = game.new_state(game.options({}), 4, b"\x02" * 32)
+    state = game.new_state(game.options({"turn_timer": 30}), 4, b"\x02" * 32)
     rng = random.Random(2)
     for _ in range(30):
         (seat,) = state.to_act()
         expected = state.expiry_action(seat)  # type: ignore[attr-defined]
+        assert expected is not None
         assert default_action("remi", state, seat, rng) == expected
         state.apply(seat, expected)
 
@@ -74,3 +77,27 @@ def test_tile_rummy_with_its_turn_timer_plays_the_specs_timeout() -> None:
     assert default_action("tile-rummy", untimed, seat, random.Random(3)).to_json() == {
         "type": "draw"
     }
+
+
+@pytest.mark.parametrize(
+    ("game_id", "options", "seconds"),
+    [
+        ("remi", {"turn_timer": 45}, 45.0),
+        ("remi", {}, 30.0),
+        ("tile-rummy", {"turn_timer": 60}, 60.0),
+    ],
+)
+def test_a_games_turn_timer_sets_the_tables_turn_clock(
+    game_id: str, options: dict[str, int], seconds: float
+) -> None:
+    game = find_game(game_id)
+    state = game.new_state(game.options(options), 2, b"\x04" * 32)
+    table = SimpleNamespace(
+        over=False,
+        paused=False,
+        state=state,
+        game=game,
+        settings=table_settings({"turn_seconds": 30}),
+        _live=lambda: {0, 1},
+    )
+    assert OnlineTable._clock_seconds(table)[0] == seconds  # type: ignore[arg-type]

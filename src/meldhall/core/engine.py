@@ -291,6 +291,11 @@ class Game(Protocol):
         the piece it has just drawn, if any), or None when the game leaves it to a bot."""
         ...
 
+    def turn_seconds(self, state: Any) -> float | None:
+        """Return the seconds of a turn's clock the match's options set (a game option such
+        as ``turn_timer``), or None when the table's own clock applies."""
+        ...
+
     def seating(self, people: int, seats: int) -> list[int]:
         """Return the seats ``people`` people take at a table of ``seats`` (in join order)."""
         ...
@@ -314,6 +319,10 @@ class Declared:
         """Return the safe listed action of ``timeout`` (see ``TimeoutPolicy.choose``)."""
         legal: tuple[Action, ...] = state.legal_actions(seat)
         return self.timeout.choose(legal, drawn)
+
+    def turn_seconds(self, state: Any) -> float | None:
+        """Return None: the table's own turn clock applies unless a game's options set one."""
+        return None
 
     def seating(self, people: int, seats: int) -> list[int]:
         """Return ``opposite_seating(people, seats)``."""

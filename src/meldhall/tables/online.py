@@ -284,7 +284,8 @@ class OnlineTable(Table):
         if not waiting:
             return None, [], None
         kind = "claim" if len(movers) > 1 else "turn"
-        return self.settings[f"{kind}_seconds"], waiting, kind
+        own = self.game.turn_seconds(self.state) if kind == "turn" else None
+        return own or self.settings[f"{kind}_seconds"], waiting, kind
 
     def _arm_clock(self) -> bool:
         """Set the clock for the current state and return whether it changed. A seat that

@@ -75,10 +75,16 @@ class RemiGame(Declared):
         return answer_vector(kind, data, options)
 
     def timeout_action(self, state: Any, seat: int, drawn: str | None) -> Action | None:
-        """Return the spec's expiry action (remi.md, option ``turn_timer``): draw from the
-        stock, else discard the most costly card."""
-        decided: Action = state.expiry_action(seat)
-        return decided
+        """Return the spec's expiry action under the ``turn_timer`` option (remi.md 14: draw
+        from the stock, else discard the most costly card), else the safe listed action of
+        ``timeout``."""
+        decided: Action | None = state.expiry_action(seat)
+        return decided if decided is not None else super().timeout_action(state, seat, drawn)
+
+    def turn_seconds(self, state: Any) -> float | None:
+        """Return the seconds per turn of the option ``turn_timer`` (None when off)."""
+        timer = state.options.turn_timer
+        return None if timer == "off" else float(timer)
 
 
 GAME = RemiGame()

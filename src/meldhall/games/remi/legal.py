@@ -4,16 +4,19 @@ Pure functions over card ids and table melds, used by the state for its legal ac
 the checks of the options that oblige a player to use a card this turn. The rules both the
 listing and ``state.apply`` decide with are written here once (``leaves_a_card``,
 ``opening_reaches``, ``may_exchange``); where a card fits a table meld is
-``TableMeld.wanted``, which the listing indexes and ``TableMeld.lay_off_error`` reads.
+``TableMeld.wanted``, which the listing indexes and ``TableMeld.lay_off_error`` reads, and
+which cards free a joker is ``TableMeld.exchange_slots``, which ``exchanges`` expands and
+``TableMeld.exchange_error`` checks.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import product
 
 from meldhall.games.remi.actions import Exchange, LayOff, MeldAction, MeldSpec, Open, RemiAction
-from meldhall.games.remi.melds import Candidate, RunRules, find_melds, natural_suits, run_rank
+from meldhall.games.remi.melds import Candidate, RunRules, find_melds, natural_suits
 from meldhall.games.remi.pieces import FIRST_JOKER, RANK, SUIT
 from meldhall.games.remi.table import TableMeld
 
@@ -141,27 +144,10 @@ def exchanges(
     faces = _by_face(hand)
     out: list[Exchange] = []
     for index in table.with_jokers:
-        meld = melds[index]
-        jokers = meld.jokers()
-        if meld.kind == "run":
-            for i, c in enumerate(meld.cards):
-                if c >= FIRST_JOKER:
-                    face = (run_rank(meld.lo, i, runs.wrap), meld.suit)
-                    out.extend(Exchange(index, (nat,), c) for nat in faces.get(face, ()))
-            continue
-        if meld.closed or len(meld.cards) != 3:
-            continue
-        taken = natural_suits(meld.cards)
-        missing = [s for s in range(4) if not taken >> s & 1]
-        if len(jokers) == 1:
-            first, second = (faces.get((meld.rank, s), []) for s in missing)
-            out.extend(
-                Exchange(index, tuple(sorted((a, b))), jokers[0]) for a in first for b in second
-            )
-        elif two_joker_sets:
-            for s in missing:
-                for nat in faces.get((meld.rank, s), ()):
-                    out.extend(Exchange(index, (nat,), j) for j in jokers)
+        for takes, wanted in melds[index].exchange_slots(runs, two_joker_sets):
+            for cards in product(*(faces.get(face, ()) for face in wanted)):
+                give = tuple(sorted(cards))
+                out.extend(Exchange(index, give, joker) for joker in takes)
     return out
 
 

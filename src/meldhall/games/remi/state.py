@@ -603,13 +603,16 @@ class RemiState:
             place[i] = c
         return other
 
-    def expiry_action(self, seat: int) -> RemiAction:
-        """Return the action the table applies when ``seat``'s turn timer runs out (option
-        ``turn_timer``): draw from the stock, else discard the highest-value card (ties:
-        lowest id); while a card must be used, the first legal action."""
+    def expiry_action(self, seat: int) -> RemiAction | None:
+        """Return the action the engine plays when ``seat``'s turn timer runs out (option
+        ``turn_timer``, remi.md 14): draw from the stock, else discard the highest-value card
+        (ties: lowest id); while a card must be used, the first legal action. None with the
+        timer off (the table's own default move applies)."""
         legal = self.legal_actions(seat)
         if not legal:
             raise IllegalAction("NOT_YOUR_TURN", f"seat {seat} is not to act")
+        if self.options.turn_timer == "off":
+            return None
         if self.phase == DRAW:
             return DrawStock()
         discards = [a for a in legal if isinstance(a, Discard)]

@@ -146,49 +146,64 @@ class TableMeld:
 
     # ------------------------------------------------------------------ joker exchange
 
+    def exchange_slots(
+        self, rules: RunRules, two_joker_sets: bool
+    ) -> list[tuple[tuple[int, ...], tuple[tuple[int, int], ...]]]:
+        """Return every way to free a joker of the meld (8.1, 8.2) as ``(jokers, faces)``:
+        one card of each face ``(rank, suit)`` in ``faces`` frees any one joker of
+        ``jokers``. A run joker wants the card it stands for; a 3-card set with one joker
+        wants both missing suits; a 3-card set with two jokers frees one for one missing
+        suit when ``two_joker_sets`` allows. The one description of an exchange that the
+        listing expands and ``exchange_error`` checks."""
+        if self.kind == "run":
+            return [
+                ((c,), ((run_rank(self.lo, i, rules.wrap), self.suit),))
+                for i, c in enumerate(self.cards)
+                if c >= FIRST_JOKER
+            ]
+        jokers = tuple(self.jokers())
+        if self.closed or len(self.cards) != 3 or not jokers:
+            return []
+        taken = natural_suits(self.cards)
+        missing = tuple((self.rank, s) for s in range(4) if not taken >> s & 1)
+        if len(jokers) == 1:
+            return [(jokers, missing)]
+        if not two_joker_sets:
+            return []
+        return [(jokers, (face,)) for face in missing]
+
     def exchange_error(
         self, give: Sequence[int], take: int, rules: RunRules, two_joker_sets: bool
     ) -> str | None:
-        """Return why giving ``give`` for the joker ``take`` is not allowed (None: it is)."""
+        """Return why giving ``give`` for the joker ``take`` is not allowed (None: it is):
+        the gift must be the faces of one of ``exchange_slots`` holding ``take``. A refusal
+        says why: ``NO_SUCH_JOKER``, ``SET_CLOSED``, ``EXCHANGE_NEEDS_BOTH`` (fitting cards,
+        but a set frees its joker only for both missing suits) or ``WRONG_CARD``."""
         if take not in self.cards or take < FIRST_JOKER:
             return "NO_SUCH_JOKER"
         if any(c >= FIRST_JOKER for c in give):
             return "WRONG_CARD"
-        if self.kind == "run":
-            if len(give) != 1:
-                return "WRONG_CARD"
-            i = self.cards.index(take)
-            card = give[0]
-            want = run_rank(self.lo, i, rules.wrap)
-            return None if SUIT[card] == self.suit and RANK[card] == want else "WRONG_CARD"
         if self.closed:
             return "SET_CLOSED"
-        if any(RANK[c] != self.rank for c in give):
-            return "WRONG_CARD"
-        taken = natural_suits(self.cards)
-        suits = [SUIT[c] for c in give]
-        if len(set(suits)) != len(suits) or any(taken >> s & 1 for s in suits):
-            return "WRONG_CARD"
-        jokers = len(self.jokers())
-        if jokers == 1:
-            return None if len(give) == 2 else "EXCHANGE_NEEDS_BOTH"
-        if not two_joker_sets:
+        faces = sorted((RANK[c], SUIT[c]) for c in give)
+        slots = [f for takes, f in self.exchange_slots(rules, two_joker_sets) if take in takes]
+        if any(faces == sorted(f) for f in slots):
+            return None
+        fitting = self.freeing_faces(rules)
+        if (
+            self.kind == "set"
+            and len(set(faces)) == len(faces)
+            and all(face in fitting for face in faces)
+            and not any(len(f) == 1 for f in slots)
+        ):
             return "EXCHANGE_NEEDS_BOTH"
-        return None if len(give) == 1 else "WRONG_CARD"
+        return "WRONG_CARD"
 
     def freeing_faces(self, rules: RunRules) -> list[tuple[int, int]]:
         """Return the faces ``(rank, suit)`` that take part in freeing one of the meld's
-        jokers: the card a run joker stands for, the missing suits of an open set."""
-        if self.kind == "run":
-            return [
-                (run_rank(self.lo, i, rules.wrap), self.suit)
-                for i, c in enumerate(self.cards)
-                if c >= FIRST_JOKER
-            ]
-        if self.closed or len(self.cards) != 3 or not self.jokers():
-            return []
-        taken = natural_suits(self.cards)
-        return [(self.rank, s) for s in range(4) if not taken >> s & 1]
+        jokers: the card a run joker stands for, the missing suits of an open set (the faces
+        of ``exchange_slots`` with two-joker sets allowed)."""
+        return [face for _, faces in self.exchange_slots(rules, True) for face in faces]
 
     def exchange(self, give: Sequence[int], take: int) -> None:
         """Put ``give`` in place of the joker ``take`` (already checked)."""

@@ -8,7 +8,12 @@ from typing import TYPE_CHECKING
 
 from meldhall.core.errors import IllegalAction
 from meldhall.games.tile_rummy.actions import Add, Meld, Rearrange, TakeDiscard, Use
-from meldhall.games.tile_rummy.legal import feed_refusal, opening_need, take_target_refusal
+from meldhall.games.tile_rummy.legal import (
+    feed_refusal,
+    opening_need,
+    take_target_refusal,
+    takeable_depths,
+)
 from meldhall.games.tile_rummy.melds import Shape, fits, judge
 from meldhall.games.tile_rummy.pieces import token, tokens
 from meldhall.games.tile_rummy.table import TableMeld, grown
@@ -163,10 +168,7 @@ def check_rearrange(
 def check_take(state: TileRummyState, seat: int, action: TakeDiscard) -> frozenset[int]:
     """Return the tiles a TAKE_DISCARD takes, or reject it (section 8; the use is checked
     by ``check_use`` with these tiles)."""
-    m = len(state.pile)
-    if not 1 <= action.index <= m or (
-        not state.options.discard_take_any_depth and action.index != m
-    ):
+    if action.index not in takeable_depths(state):
         raise fail("BAD_PILE_INDEX", f"seat {seat}: cannot take pile tile {action.index}")
     target = state.pile[action.index - 1]
     use = action.use

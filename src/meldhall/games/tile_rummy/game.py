@@ -89,5 +89,10 @@ class TileRummyGame(Declared):
         decided: Action | None = state.expiry_action(seat)
         return decided if decided is not None else super().timeout_action(state, seat, drawn)
 
+    def turn_seconds(self, state: Any) -> float | None:
+        """Return the seconds per turn of the option ``turn_timer`` (None when off: 0)."""
+        timer: int = state.options.turn_timer
+        return float(timer) if timer else None
+
 
 GAME = TileRummyGame()

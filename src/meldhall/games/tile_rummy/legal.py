@@ -1,7 +1,8 @@
 """The canonical lists of MELD, ADD and TAKE_DISCARD actions a player has (rules 6 and 8),
 and the rules both those lists and ``apply``'s checks (``checks.py``) decide with, written
 once: the opening minimum (``opening_need``), who may add to whose melds
-(``feed_refusal``) and where a taken tile may go (``take_target_refusal``).
+(``feed_refusal``), which pile tiles may be taken (``takeable_depths``, T-D rules) and
+where a taken tile may go (``take_target_refusal``).
 
 Copies of one face are interchangeable for every rule (2), so each list names one
 representative: the lowest ids of the player's tiles (the target tile itself when taking
@@ -42,6 +43,14 @@ def feed_refusal(state: TileRummyState, seat: int, owner: int, has_own: bool) ->
     if state.options.feed_requires_own_meld and not has_own:
         return "NO_OWN_MELD", f"seat {seat} has no meld of his own to feed from"
     return None
+
+
+def takeable_depths(state: TileRummyState) -> range:
+    """Return the pile positions (1 = the bottom tile) a player may take from now: any
+    depth with ``discard_take_any_depth`` (section 8: the tile and every tile above it come
+    along), else only the top tile; empty when the pile is."""
+    top = len(state.pile)
+    return range(1 if state.options.discard_take_any_depth else max(top, 1), top + 1)
 
 
 def take_target_refusal(state: TileRummyState, seat: int, own: bool) -> Refusal:
@@ -129,17 +138,21 @@ def take_actions(
     pile: Sequence[int],
     acceptors: Acceptors,
     wrap: bool,
-    top_only: bool,
+    depths: range,
     may_place: Callable[[int], bool],
     keep: Callable[[tuple[int, ...]], bool],
 ) -> list[TakeDiscard]:
-    """Return TAKE_DISCARD actions for every pile depth, with every MELD holding the target
-    and every ADD of the target (section 8)."""
+    """Return TAKE_DISCARD actions for every pile depth of ``depths`` (``takeable_depths``),
+    with every MELD holding the target and every ADD of the target (section 8)."""
     pool = Pool(rack)
     per_index: list[list[TakeDiscard]] = []
     for i in range(len(pile), 0, -1):
+        if i < depths.start:
+            break
         target = pile[i - 1]
         pool.add(target)
+        if i not in depths:
+            continue
         found: list[TakeDiscard] = []
         if _may_form(pool, target, wrap):
             must = -1 if target >= 104 else target >> 1
@@ -151,8 +164,6 @@ def take_actions(
             if may_place(owner):
                 found.append(TakeDiscard(i, Add(target, meld_id, end)))
         per_index.append(found)
-        if top_only:
-            break
     out: list[TakeDiscard] = []
     for found in reversed(per_index):
         out += found

@@ -41,6 +41,7 @@ from meldhall.games.tile_rummy.legal import (
     opening_need,
     take_actions,
     take_target_refusal,
+    takeable_depths,
 )
 from meldhall.games.tile_rummy.melds import Pool, Shape
 from meldhall.games.tile_rummy.options import TileRummyOptions
@@ -308,7 +309,7 @@ class TileRummyState:
                 self.pile,
                 self._acceptors(),
                 self.wrap,
-                not self.options.discard_take_any_depth,
+                takeable_depths(self),
                 self._may_place(seat, taking=True),
                 keep,
             )
@@ -331,11 +332,8 @@ class TileRummyState:
         own = [(m.id, m.shape, m.tiles) for m in self.melds.values() if m.owner == seat]
         if not own:
             return []
-        depths = range(1, len(self.pile) + 1)
-        if not self.options.discard_take_any_depth:
-            depths = range(len(self.pile), len(self.pile) + 1)
         out: list[TakeDiscard] = []
-        for index in depths:
+        for index in takeable_depths(self):
             if index in used:
                 continue
             target = self.pile[index - 1]

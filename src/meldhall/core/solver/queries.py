@@ -64,10 +64,16 @@ def _search(
     score = _tiles if tiles_only else _score(objective)
     search = Search(universe, score, by_slot(free, rules), free_jokers, hand)
     if tiles_only:  # deepening: lose no tile, then at most one, two, ...
-        for need in range(search.size, -1, -1):
+        need = search.size
+        while True:
             best = search.most_tiles(search.start, 0, search.size, need)
             if best >= need:
                 break
+            if best < 0:  # not even every table tile can be placed
+                best = NEG
+                break
+            # a failed round returns an upper bound: every need above it fails too
+            need = min(need - 1, best)
     else:
         best = search.best(search.start)
     if best == NEG:

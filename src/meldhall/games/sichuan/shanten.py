@@ -122,6 +122,8 @@ def suit_cuts(key: int) -> tuple[Cut, ...]:
     best: dict[int, int] = {}
     get = best.get
     for rest, dslot, dq, dh in ways:
+        if rest and not rest & 255:  # shifted here: no entry for the unshifted key
+            rest >>= 8 * (((rest & -rest).bit_length() - 1) >> 3)
         for m, q, h in _CUTS.get(rest) or suit_cuts(rest):
             slot = 2 * m + dslot + (h | dh)
             q += dq

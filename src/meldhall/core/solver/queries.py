@@ -63,7 +63,10 @@ def _search(
     universe = compile_universe(rules, jokers)
     score = _tiles if tiles_only else _score(objective)
     search = Search(universe, score, by_slot(free, rules), free_jokers, hand)
-    if tiles_only:  # deepening: lose no tile, then at most one, two, ...
+    if tiles_only and 2 * (sum(free) + free_jokers) > search.size:
+        # mostly free tiles, many of them left out: one exact pass beats deepening
+        best = search.best(search.start)
+    elif tiles_only:  # deepening: lose no tile, then at most one, two, ...
         need = search.size
         while True:
             best = search.most_tiles(search.start, 0, search.size, need)

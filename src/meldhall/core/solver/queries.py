@@ -63,11 +63,20 @@ def _search(
     universe = compile_universe(rules, jokers)
     score = _tiles if tiles_only else _score(objective)
     search = Search(universe, score, by_slot(free, rules), free_jokers, hand)
-    if tiles_only:  # deepening: lose no tile, then at most one, two, ...
-        for need in range(search.size, -1, -1):
+    if tiles_only and 2 * (sum(free) + free_jokers) > search.size:
+        # mostly free tiles, many of them left out: one exact pass beats deepening
+        best = search.best(search.start)
+    elif tiles_only:  # deepening: lose no tile, then at most one, two, ...
+        need = search.size
+        while True:
             best = search.most_tiles(search.start, 0, search.size, need)
             if best >= need:
                 break
+            if best < 0:  # not even every table tile can be placed
+                best = NEG
+                break
+            # a failed round returns an upper bound: every need above it fails too
+            need = min(need - 1, best)
     else:
         best = search.best(search.start)
     if best == NEG:

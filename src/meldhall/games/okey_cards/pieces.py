@@ -64,7 +64,13 @@ def mask_of(cards: Iterable[int]) -> int:
 
 def cards_of(mask: int) -> list[int]:
     """Return the card ids of a bitmask, ascending."""
-    return [card for card in range(CARD_COUNT) if mask >> card & 1]
+    mask &= ALL_CARDS
+    out = []
+    while mask:
+        low = mask & -mask
+        out.append(low.bit_length() - 1)
+        mask ^= low
+    return out
 
 
 HAND_SLOTS = 5

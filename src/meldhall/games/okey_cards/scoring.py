@@ -20,7 +20,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
-from functools import cache
+from functools import cache, lru_cache
 from typing import Literal
 
 from meldhall.games.okey_cards.pieces import CARD_COUNT, cards_of, colour_of, mask_of, number_of
@@ -52,6 +52,12 @@ def points(combo: Combination, table: ScoreTable) -> int:
 
 def classify(cards: Sequence[int]) -> Combination | None:
     """Return the combination three card ids form (in any order), or None when invalid."""
+    return _classify(tuple(cards))
+
+
+@lru_cache(maxsize=4096)
+def _classify(cards: tuple[int, ...]) -> Combination | None:
+    """Return ``classify(cards)`` (cached: every observation classifies the played lines)."""
     if len(cards) != 3 or len(set(cards)) != 3:
         return None
     numbers = sorted(number_of(c) for c in cards)
@@ -90,8 +96,10 @@ def has_combination(mask: int) -> bool:
     return any(t & mask == t for t, _ in TRIPLES)
 
 
+@lru_cache(maxsize=1 << 16)
 def best_triple(mask: int, table: ScoreTable) -> tuple[int, int]:
-    """Return (bitmask, points) of the best valid triple inside ``mask``, or (0, 0)."""
+    """Return (bitmask, points) of the best valid triple inside ``mask``, or (0, 0)
+    (cached: the planner asks it of the same few cards at every step)."""
     for t, value in triple_points(table):
         if t & mask == t:
             return t, value

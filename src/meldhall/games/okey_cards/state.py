@@ -35,6 +35,13 @@ from meldhall.games.okey_cards.scoring import (
 
 Phase = Literal["READY", "PLAYING", "OVER"]
 
+_DRAW = Draw()
+_QUIT = Quit()
+_SELECTS = tuple(Select(OKEY_CARDS[c]) for c in range(CARD_COUNT))
+_UNSELECTS = tuple(Unselect(OKEY_CARDS[c]) for c in range(CARD_COUNT))
+_DISCARDS = tuple(Discard(OKEY_CARDS[c]) for c in range(CARD_COUNT))
+"""The actions listed, built once (actions are immutable; listing shares them)."""
+
 
 class OkeyCardsState:
     """A whole game: ``deck`` top first, 5 hand slots, 3 field slots, discards, the scored
@@ -93,14 +100,14 @@ class OkeyCardsState:
         hand = sorted(self.hand_cards())
         field = sorted(self.field_cards())
         if legal.draw_refusal(self) is None:
-            out.append(Draw())
+            out.append(_DRAW)
         # Cards listed from the hand and the field pass the membership checks of the
         # refusals; what is left of them (a full field) is asked once.
         if legal.field_refusal(self, None) is None:
-            out += [Select(OKEY_CARDS[c]) for c in hand]
-        out += [Unselect(OKEY_CARDS[c]) for c in field]
-        out += [Discard(OKEY_CARDS[c]) for c in hand]
-        out.append(Quit())
+            out += map(_SELECTS.__getitem__, hand)
+        out += map(_UNSELECTS.__getitem__, field)
+        out += map(_DISCARDS.__getitem__, hand)
+        out.append(_QUIT)
         return tuple(out)
 
     def outcome(self) -> Outcome | None:

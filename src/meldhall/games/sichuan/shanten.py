@@ -40,18 +40,48 @@ _CUTS: dict[int, tuple[Cut, ...]] = {0: ((0, 0, 0),)}
 _PAIRS: dict[int, int] = {}
 
 
-def _front(cuts: set[Cut]) -> tuple[Cut, ...]:
-    """Return the cuts no other cut beats, best first."""
+def _front(best: dict[int, int]) -> tuple[Cut, ...]:
+    """Return the cuts no other cut beats, best first (most sets, then most sets plus
+    partial sets, then a head), from the most partial sets per ``2 * sets + head`` (for the
+    same sets and head, more partial sets always beat fewer)."""
+    codes = sorted(
+        ((slot >> 1) * 64 + ((slot >> 1) + q) * 2 + (slot & 1) for slot, q in best.items()),
+        reverse=True,
+    )
     out: list[Cut] = []
-    for cut in sorted(cuts, key=lambda c: (-c[0], -(c[0] + c[1]), -c[2])):
-        m, q, h = cut
-        if not any(o[0] >= m and o[0] + o[1] >= m + q and o[2] >= h for o in out):
-            out.append(cut)
+    for code in codes:
+        m, mq, h = code >> 6, (code >> 1) & 31, code & 1
+        for o in out:
+            if o[0] >= m and o[0] + o[1] >= mq and o[2] >= h:
+                break
+        else:
+            out.append((m, mq - m, h))
     return tuple(out)
+
+
+def _joined(low: tuple[Cut, ...], high: tuple[Cut, ...]) -> tuple[Cut, ...]:
+    """Return the front of two groups of ranks two or more empty ranks apart (no set or
+    partial set joins them): the best of every cut of one with every cut of the other."""
+    best: dict[int, int] = {}
+    get = best.get
+    for m0, q0, h0 in low:
+        for m1, q1, h1 in high:
+            slot = 2 * (m0 + m1) + (h0 | h1)
+            q = q0 + q1
+            if q > _Q_CAP:
+                q = _Q_CAP
+            if get(slot, -1) < q:
+                best[slot] = q
+    return _front(best)
 
 
 def suit_cuts(key: int) -> tuple[Cut, ...]:
     """Return the Pareto front of ``(sets, partial sets, head)`` over every cut of one suit.
+
+    The front depends on the shape of the counts only, not on where in the suit they lie
+    (no rule of Sichuan treats a rank apart), so a key is first shifted down to start at
+    rank 1 and the shifted key's front is shared; ranks two or more empty ranks apart never
+    meet in a set or partial set, so such groups are solved apart and joined.
 
     >>> suit_cuts(0)
     ((0, 0, 0),)
@@ -62,27 +92,46 @@ def suit_cuts(key: int) -> tuple[Cut, ...]:
     known = _CUTS.get(key)
     if known is not None:
         return known
-    c = key_counts(key)
-    i = next(r for r in range(RANKS) if c[r])
-    one = RANK_SHIFT[i]
-    found: set[Cut] = set()
-
-    def add(rest: int, dm: int, dq: int, dh: int) -> None:
-        for m, q, h in suit_cuts(rest):
-            found.add((m + dm, min(q + dq, _Q_CAP), h | dh))
-
-    if c[i] >= 3:
-        add(key - 3 * one, 1, 0, 0)
-    if c[i] >= 2:
-        add(key - 2 * one, 0, 1, 1)
-    if i <= 7 and c[i + 1]:
-        if i <= 6 and c[i + 2]:
-            add(key - one - RANK_SHIFT[i + 1] - RANK_SHIFT[i + 2], 1, 0, 0)
-        add(key - one - RANK_SHIFT[i + 1], 0, 1, 0)
-    if i <= 6 and c[i + 2]:
-        add(key - one - RANK_SHIFT[i + 2], 0, 1, 0)
-    add(key - one, 0, 0, 0)
-    front = _front(found)
+    low = ((key & -key).bit_length() - 1) >> 3
+    if low:
+        front = suit_cuts(key >> (8 * low))
+        _CUTS[key] = front
+        return front
+    raw = key.to_bytes(RANKS, "little").rstrip(b"\0")
+    gap = raw.find(b"\0\0")
+    if gap > 0:
+        front = _joined(suit_cuts(key & ((1 << (8 * gap)) - 1)), suit_cuts(key >> (8 * gap)))
+        _CUTS[key] = front
+        return front
+    # the lowest rank holds a tile: take it alone, in a pung, pair, chow or partial chow
+    c0 = key & 255
+    c1 = (key >> 8) & 255
+    c2 = (key >> 16) & 255
+    two, three = RANK_SHIFT[1], RANK_SHIFT[2]
+    ways: list[tuple[int, int, int, int]] = [(key - 1, 0, 0, 0)]
+    if c0 >= 3:
+        ways.append((key - 3, 2, 0, 0))
+    if c0 >= 2:
+        ways.append((key - 2, 0, 1, 1))
+    if c1:
+        if c2:
+            ways.append((key - 1 - two - three, 2, 0, 0))
+        ways.append((key - 1 - two, 0, 1, 0))
+    if c2:
+        ways.append((key - 1 - three, 0, 1, 0))
+    best: dict[int, int] = {}
+    get = best.get
+    for rest, dslot, dq, dh in ways:
+        if rest and not rest & 255:  # shifted here: no entry for the unshifted key
+            rest >>= 8 * (((rest & -rest).bit_length() - 1) >> 3)
+        for m, q, h in _CUTS.get(rest) or suit_cuts(rest):
+            slot = 2 * m + dslot + (h | dh)
+            q += dq
+            if q > _Q_CAP:
+                q = _Q_CAP
+            if get(slot, -1) < q:
+                best[slot] = q
+    front = _front(best)
     _CUTS[key] = front
     return front
 

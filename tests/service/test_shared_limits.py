@@ -7,6 +7,7 @@ import asyncio
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import pytest
 import redis.asyncio
 
@@ -131,3 +132,66 @@ def test_one_persons_connections_to_two_processes_share_one_message_budget(
         two.stop()
     assert seen["lobby"] + seen["rate_limited"] == 16
     assert 8 <= seen["lobby"] <= 12  # the burst, and a token a second meanwhile
+
+
+def test_the_relay_signs_in_to_a_redis_with_a_password(tmp_path: Path) -> None:
+    """The relay's own connections (server/cluster/relay.py) use the client's password."""
+    import subprocess
+
+    from meldhall.server.cluster.relay import Envelope, Relay, raw
+
+    port = servers.free_port()
+    process = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--requirepass",
+            "s3cret",
+            "--dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+
+    async def main() -> list[Any]:
+        for _ in range(100):
+            try:
+                await asyncio.open_connection("127.0.0.1", port)
+                break
+            except OSError:
+                await asyncio.sleep(0.02)
+        wrong = Relay(redis.asyncio.Redis.from_url(f"redis://127.0.0.1:{port}/0"), "x")
+        with pytest.raises(ConnectionError):
+            await wrong.start()
+        await wrong.close()
+        url = f"redis://:s3cret@127.0.0.1:{port}/0"
+        a, b = (
+            Relay(redis.asyncio.Redis.from_url(url), "a"),
+            Relay(redis.asyncio.Redis.from_url(url), "b"),
+        )
+        got: list[Any] = []
+        arrived = asyncio.Event()
+
+        def keep(envelope: Envelope) -> None:
+            got.append((envelope.origin, msgspec.json.decode(envelope.m)))
+            arrived.set()
+
+        b.handlers["out"] = keep
+        await a.start()
+        await b.start()
+        a.send("b", Envelope(k="out", c="c", m=raw({"n": 1})))
+        await asyncio.wait_for(arrived.wait(), 10)
+        await a.close()
+        await b.close()
+        return got
+
+    try:
+        assert run(bounded(main(), 30)) == [("a", {"n": 1})]
+    finally:
+        process.kill()
+        process.wait()

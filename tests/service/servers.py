@@ -209,3 +209,28 @@ def _exit_on_sigterm() -> None:
 
 
 atexit.register(stop_all)
+
+
+def main() -> None:
+    """Start a throwaway PostgreSQL and Redis, print their URLs and the site bench command,
+    and keep them until interrupted (``python -m tests.service.servers``: for ``meldhall bench
+    server`` on a quiet machine; both are removed at exit)."""
+    pg, redis = postgres(), redis_server()
+    database = f"postgresql+psycopg://{PG_USER}@127.0.0.1:{pg.port}/{Postgres.DATABASE}"
+    print(f"PostgreSQL: {database}\nRedis: {redis.url}", flush=True)
+    print(
+        f"meldhall bench server --database-url {database} --redis-url {redis.url}"
+        " --processes 2 --cases 1000",
+        flush=True,
+    )
+    try:
+        while True:
+            time.sleep(3600)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        stop_all()
+
+
+if __name__ == "__main__":
+    main()

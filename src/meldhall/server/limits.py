@@ -1,5 +1,7 @@
 """The bounds a public server keeps: message and body sizes, timeouts, per-address caps,
-unloading, clock minimums, session expiry, snapshots and the web's origin rules.
+unloading, clock minimums, session expiry, snapshots and the web's origin rules; and the token
+buckets of the message and chat rate limits (in memory, or shared through Redis by the
+processes of a site: ``SharedBuckets``).
 
 Every bound is one field of ``Limits`` with its default; docs/security.md says what each one
 protects against. ``create_app(..., limits=Limits(...))`` takes them; ``Limits.from_env`` reads
@@ -8,11 +10,16 @@ protects against. ``create_app(..., limits=Limits(...))`` takes them; ``Limits.f
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
+import logging
 import os
 import time
 from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import Any
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -118,3 +125,120 @@ class TokenBucket:
             return False
         self.tokens -= 1
         return True
+
+
+_TAKE = """
+local rate, burst, want = tonumber(ARGV[1]), tonumber(ARGV[2]), tonumber(ARGV[3])
+local now = redis.call('TIME')
+local held = redis.call('HMGET', KEYS[1], 'tokens', 'sec', 'usec')
+local tokens = tonumber(held[1]) or burst
+if held[2] then
+  local elapsed = (tonumber(now[1]) - tonumber(held[2]))
+    + (tonumber(now[2]) - tonumber(held[3])) / 1e6
+  tokens = math.min(burst, tokens + math.max(0, elapsed) * rate)
+end
+local granted = math.max(0, math.min(want, math.floor(tokens)))
+tokens = tokens - granted
+redis.call('HSET', KEYS[1], 'tokens', string.format('%.6f', tokens), 'sec', now[1], 'usec', now[2])
+redis.call('PEXPIRE', KEYS[1], math.ceil(burst / rate * 1000) + 1000)
+return granted
+"""
+"""Refill a bucket for the time since it was last used (Redis's clock, the same for every
+process), then take up to ``want`` whole tokens from it; return how many were taken."""
+
+RETRY_SECONDS = 1.0
+"""How long shared buckets count in memory after Redis failed, before asking it again."""
+BUCKET_PREFIX = "meldhall:bucket:"
+"""The Redis hash of a shared bucket is ``meldhall:bucket:<key>`` (tokens, when last filled);
+it expires once it would be full again."""
+
+
+class SharedBuckets:
+    """Token buckets kept in Redis, one per key, shared by every process of a site
+    (server/cluster/): the budget of one person is the same whichever processes their
+    connections are on."""
+
+    def __init__(self, redis: Any) -> None:
+        self.redis = redis
+        self._take = redis.register_script(_TAKE)
+        self.failing = False
+        """Whether Redis failed the last time it was asked (buckets count in memory then)."""
+        self.failed_at = 0.0
+        """When it last failed (``time.monotonic``): it is asked again a second later."""
+
+    async def take(self, key: str, rate: float, burst: float, want: int) -> int:
+        """Return how many of ``want`` tokens were taken from the bucket of ``key`` (filled
+        at ``rate`` a second up to ``burst``); raise what Redis raises."""
+        taken = await self._take(keys=[BUCKET_PREFIX + key], args=[rate, burst, want])
+        return int(taken)
+
+    def bucket(self, key: str, rate: float, burst: float) -> SharedBucket:
+        """Return a process's handle on the shared bucket of ``key`` (one per connection)."""
+        return SharedBucket(self, key, rate, burst)
+
+
+class SharedBucket(TokenBucket):
+    """One connection's handle on a shared bucket (``SharedBuckets``), used as a
+    ``TokenBucket``: ``allow`` answers at once from tokens taken from Redis ahead of need, a
+    ``chunk`` (a tenth of the burst, at least one) at a time, topped up in the background when
+    half of a chunk is left; ``await fill()`` before it waits for Redis when none is held. A
+    token is spent by one connection only, so the site never lets more through than one
+    bucket would; tokens a closed connection had taken are lost (a little less than the
+    budget, never more). While Redis fails, the bucket counts in memory (as ``TokenBucket``
+    does in one process)."""
+
+    def __init__(self, buckets: SharedBuckets, key: str, rate: float, burst: float) -> None:
+        if rate <= 0 or burst < 1:
+            raise ValueError(f"a bucket fills at a positive rate up to at least 1: {rate}, {burst}")
+        super().__init__(rate, burst)
+        self.buckets, self.key = buckets, key
+        self.chunk = max(1, int(burst) // 10)
+        self.taken = 0
+        """Tokens taken from Redis and not spent yet."""
+        self._topping: asyncio.Task[None] | None = None
+
+    async def fill(self) -> None:
+        """Hold at least one token when the shared bucket has one: at once when one is held
+        already, else after asking Redis (call before ``allow``, so that a burst is not
+        refused while a top-up is on its way; a Redis failure is logged and the bucket counts
+        in memory meanwhile)."""
+        if self.taken >= 1 or (
+            self.buckets.failing and time.monotonic() - self.buckets.failed_at <= RETRY_SECONDS
+        ):
+            return
+        await asyncio.shield(self._top_up())
+        if self.taken < 1 and not self.buckets.failing:  # spent meanwhile, or it was in flight
+            await asyncio.shield(self._top_up())
+
+    def allow(self) -> bool:
+        """Return whether one more message may pass now (and count it)."""
+        if self.buckets.failing:
+            if time.monotonic() - self.buckets.failed_at > RETRY_SECONDS:
+                self._top_up()  # to find out whether Redis is back
+            return super().allow()
+        if self.taken >= 1:
+            self.taken -= 1
+            if self.taken * 2 < self.chunk:
+                self._top_up()
+            return True
+        self._top_up()
+        return False
+
+    def _top_up(self) -> asyncio.Task[None]:
+        """Return the task taking a chunk from Redis (a new one unless one is on its way)."""
+        if self._topping is None or self._topping.done():
+            self._topping = asyncio.get_running_loop().create_task(self._take())
+        return self._topping
+
+    async def _take(self) -> None:
+        try:
+            self.taken += await self.buckets.take(self.key, self.rate, self.burst, self.chunk)
+        except Exception as exc:  # Redis away: count in memory until it answers
+            if not self.buckets.failing:
+                log.warning("rate limits count in memory: Redis does not answer (%s)", exc)
+            self.buckets.failing = True
+            self.buckets.failed_at = time.monotonic()
+        else:
+            if self.buckets.failing:
+                log.info("rate limits are shared through Redis again")
+            self.buckets.failing = False

@@ -14,6 +14,7 @@ to the new owner: the client gets the whole state there and plays on.
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import logging
 import secrets
 from types import SimpleNamespace
@@ -22,7 +23,9 @@ from typing import TYPE_CHECKING, Any
 import msgspec
 from starlette.websockets import WebSocket
 
+from meldhall.server.chat import FLOOD_BURST, FLOOD_RATE
 from meldhall.server.cluster.relay import Envelope, raw
+from meldhall.server.limits import SharedBucket, SharedBuckets
 from meldhall.server.lobby import OnlineConnection
 from meldhall.server.security import AddressBook
 from meldhall.tables.online import OnlineTable
@@ -57,6 +60,37 @@ def attach_message(conn: OnlineConnection) -> dict[str, Any] | None:
     return None
 
 
+def person_key(token: str) -> str:
+    """Return the key of a session's shared rate limits (a digest: no token reaches Redis's
+    key space)."""
+    return hashlib.sha256(token.encode()).hexdigest()[:24]
+
+
+async def share_limits(conn: OnlineConnection, buckets: SharedBuckets) -> None:
+    """Give ``conn`` (said hello as a session) the site's budgets of that session: one message
+    budget and one chat flood limit per person across every process (server/limits.py)."""
+    assert conn.token is not None
+    person = person_key(conn.token)
+    conn.limit = buckets.bucket("msg:" + person, conn.lobby.rate, conn.lobby.burst)
+    conn.chat_limit = buckets.bucket("chat:" + person, FLOOD_RATE, FLOOD_BURST)
+    await asyncio.gather(conn.limit.fill(), conn.chat_limit.fill())
+
+
+class SiteLimited(OnlineConnection):
+    """A connection whose rate limits may be the site's (``share_limits``): a token is made
+    sure of (from Redis when none is held) before the budget is checked."""
+
+    async def _handle(self, text: str) -> None:
+        if isinstance(self.limit, SharedBucket):
+            await self.limit.fill()
+        await super()._handle(text)
+
+    async def _on_chat(self, message: dict[str, Any]) -> None:
+        if isinstance(self.chat_limit, SharedBucket):
+            await self.chat_limit.fill()
+        await super()._on_chat(message)
+
+
 def key_here(conn: OnlineConnection) -> str | None:
     """Return the lease key of what ``conn`` is at here (None: nothing)."""
     if conn.waiting is not None:
@@ -68,7 +102,7 @@ def key_here(conn: OnlineConnection) -> str | None:
     return None
 
 
-class EdgeConnection(OnlineConnection):
+class EdgeConnection(SiteLimited):
     """A client's connection to this process, its table messages routed to their owner."""
 
     def __init__(
@@ -98,6 +132,13 @@ class EdgeConnection(OnlineConnection):
             self.node.connections.pop(self.cid, None)
             if self.focus is not None:
                 self.node.relay.send(self.focus, Envelope(k="bye", c=self.cid))
+
+    async def _on_hello(self, message: dict[str, Any]) -> None:
+        """Open the session (see ``Connection._on_hello``); its rate limits are the site's."""
+        before = self.token
+        await super()._on_hello(message)
+        if self.token is not None and self.token != before:
+            await share_limits(self, self.node.buckets)
 
     async def _dispatch(self, kind: str, message: dict[str, Any]) -> None:
         """Serve a checked message here, or relay it to the owner of its table."""
@@ -167,7 +208,7 @@ class EdgeConnection(OnlineConnection):
         await self._dispatch(str(message["type"]), message)
 
 
-class Shadow(OnlineConnection):
+class Shadow(SiteLimited):
     """A client connected to another process, at a table of this one: its messages come over
     the relay and its messages go back the same way."""
 

@@ -28,11 +28,13 @@ from meldhall.server.cluster.connection import (
     attach_message,
     key_here,
     schedule,
+    share_limits,
 )
 from meldhall.server.cluster.leases import TTL, Leases
 from meldhall.server.cluster.lobby import SiteLobby
 from meldhall.server.cluster.relay import Envelope, Relay, raw
 from meldhall.server.cluster.tables import SiteManager, table_key
+from meldhall.server.limits import SharedBuckets
 from meldhall.store.fences import raise_fence
 from meldhall.store.models import MatchRow
 from meldhall.store.repository import Store
@@ -62,6 +64,8 @@ class Node:
         self.process = process_name()
         self.leases = Leases(self.redis, self.process, ttl)
         self.relay = Relay(self.redis, self.process)
+        self.buckets = SharedBuckets(self.redis)
+        """The rate limits of every person, shared by the site's processes."""
         self.fences: dict[str, int] = {}
         """The fencing token of each match loaded here (the store's fence reads it)."""
         self.connections: dict[str, EdgeConnection] = {}
@@ -294,7 +298,9 @@ class Node:
 
     # ------------------------------------------------------------------ relay
 
-    def _shadow(self, envelope: Envelope) -> Shadow:
+    async def _shadow(self, envelope: Envelope) -> Shadow:
+        """Return the shadow of the client of a ``msg`` envelope (a new one has the site's
+        rate limits of its session: its chat is checked here)."""
         assert self.manager is not None and self.lobby is not None
         at = (envelope.origin, envelope.c)
         shadow = self.shadows.get(at)
@@ -303,11 +309,13 @@ class Node:
                 self.manager, self.lobby, self, envelope.origin, envelope.c, envelope.t, envelope.a
             )
             self.shadows[at] = shadow
+            if shadow.token:
+                await share_limits(shadow, self.buckets)
         return shadow
 
     async def _on_msg(self, envelope: Envelope) -> None:
         message = msgspec.json.decode(envelope.m)
-        await self._shadow(envelope).handle(message)
+        await (await self._shadow(envelope)).handle(message)
 
     def _on_out(self, envelope: Envelope) -> None:
         conn = self.connections.get(envelope.c)

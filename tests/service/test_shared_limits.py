@@ -1,0 +1,197 @@
+"""The rate limits of a site (server/limits.py ``SharedBuckets``): one bucket per person in
+the suite's real Redis, shared by every process, and in memory while Redis is away."""
+
+from __future__ import annotations
+
+import asyncio
+from pathlib import Path
+from typing import Any
+
+import msgspec
+import pytest
+import redis.asyncio
+
+from meldhall.server.limits import SharedBucket, SharedBuckets
+from tests.server.online_client import Client, bounded, run
+from tests.service import servers
+from tests.service.test_cluster import _redis_db, _site
+
+
+async def _settled(*buckets: SharedBucket) -> None:
+    """Wait for the top-ups the buckets have on their way."""
+    for bucket in buckets:
+        if bucket._topping is not None:
+            await bucket._topping
+
+
+def test_two_processes_share_one_burst() -> None:
+    """Two processes (two Redis clients) spending one person's budget at once let through
+    one burst between them, not one each."""
+    url = _redis_db(7)
+
+    async def main() -> None:
+        clients = [redis.asyncio.Redis.from_url(url) for _ in range(2)]
+        try:
+            one, two = (SharedBuckets(c).bucket("msg:p", 0.001, 10) for c in clients)
+            allowed = 0
+            for _ in range(30):
+                for bucket in (one, two):
+                    await bucket.fill()
+                    allowed += bucket.allow()
+            await _settled(one, two)
+            assert allowed + one.taken + two.taken == 10
+            assert allowed >= 8
+            assert not one.allow() and not two.allow()
+        finally:
+            for c in clients:
+                await c.aclose()
+
+    run(bounded(main(), 30))
+
+
+def test_a_shared_bucket_fills_again_at_its_rate() -> None:
+    url = _redis_db(7)
+
+    async def main() -> None:
+        client = redis.asyncio.Redis.from_url(url)
+        try:
+            bucket = SharedBuckets(client).bucket("chat:p", 20.0, 2)
+            outcomes = []
+            for _ in range(4):
+                await bucket.fill()
+                outcomes.append(bucket.allow())
+            assert outcomes[:2] == [True, True] and outcomes.count(True) <= 3
+            await asyncio.sleep(0.3)  # six tokens' worth, two of them kept (the burst)
+            await bucket.fill()
+            assert bucket.allow()
+        finally:
+            await client.aclose()
+
+    run(bounded(main(), 30))
+
+
+def test_shared_buckets_count_in_memory_while_redis_is_away(
+    caplog: pytest.LogCaptureFixture,
+) -> None:
+    async def main() -> list[bool]:
+        client = redis.asyncio.Redis.from_url(f"redis://127.0.0.1:{servers.free_port()}/0")
+        try:
+            buckets = SharedBuckets(client)
+            bucket = buckets.bucket("msg:p", 0.001, 3)
+            await bucket.fill()
+            assert buckets.failing
+            return [bucket.allow() for _ in range(5)]
+        finally:
+            await client.aclose()
+
+    assert run(bounded(main(), 30)) == [True, True, True, False, False]
+    assert "rate limits count in memory" in caplog.text
+
+
+def test_a_bucket_needs_a_positive_rate_and_a_burst() -> None:
+    buckets = SharedBuckets(redis.asyncio.Redis())
+    with pytest.raises(ValueError, match="positive rate"):
+        buckets.bucket("k", 0.0, 5)
+    with pytest.raises(ValueError, match="at least 1"):
+        buckets.bucket("k", 1.0, 0.5)
+
+
+def test_one_persons_connections_to_two_processes_share_one_message_budget(
+    tmp_path: Path,
+) -> None:
+    """A person connected to both processes of a site sends 16 messages with a budget of 10
+    (one a second): some are refused (each process counting alone would let all through)."""
+    one, two = _site(tmp_path, servers.postgres().new_database(), _redis_db(8))
+    for server in (one, two):
+        server.env.update(MELDHALL_RATE="1", MELDHALL_BURST="10")
+
+    async def main() -> dict[str, int]:
+        first = Client(one.url, "p")
+        await first.connect()
+        second = Client(two.url, "p")
+        second.token = first.token
+        await second.connect()
+        seen: dict[str, int] = {"lobby": 0, "rate_limited": 0}
+        for client in (first, second):
+            for _ in range(8):
+                await client.send({"type": "lobby"})
+            for _ in range(8):
+                message: dict[str, Any] = await client.recv()
+                while message["type"] not in ("lobby", "rejected"):
+                    message = await client.recv()
+                seen[message["type"] if message["type"] == "lobby" else message["code"]] += 1
+            await client.close()
+        return seen
+
+    try:
+        one.start()
+        two.start()
+        seen = run(bounded(main(), 60))
+    finally:
+        one.stop()
+        two.stop()
+    assert seen["lobby"] + seen["rate_limited"] == 16
+    assert 8 <= seen["lobby"] <= 12  # the burst, and a token a second meanwhile
+
+
+def test_the_relay_signs_in_to_a_redis_with_a_password(tmp_path: Path) -> None:
+    """The relay's own connections (server/cluster/relay.py) use the client's password."""
+    import subprocess
+
+    from meldhall.server.cluster.relay import Envelope, Relay, raw
+
+    port = servers.free_port()
+    process = subprocess.Popen(
+        [
+            "redis-server",
+            "--port",
+            str(port),
+            "--bind",
+            "127.0.0.1",
+            "--save",
+            "",
+            "--requirepass",
+            "s3cret",
+            "--dir",
+            str(tmp_path),
+        ],
+        stdout=subprocess.DEVNULL,
+    )
+
+    async def main() -> list[Any]:
+        for _ in range(100):
+            try:
+                await asyncio.open_connection("127.0.0.1", port)
+                break
+            except OSError:
+                await asyncio.sleep(0.02)
+        wrong = Relay(redis.asyncio.Redis.from_url(f"redis://127.0.0.1:{port}/0"), "x")
+        with pytest.raises(ConnectionError):
+            await wrong.start()
+        await wrong.close()
+        url = f"redis://:s3cret@127.0.0.1:{port}/0"
+        a, b = (
+            Relay(redis.asyncio.Redis.from_url(url), "a"),
+            Relay(redis.asyncio.Redis.from_url(url), "b"),
+        )
+        got: list[Any] = []
+        arrived = asyncio.Event()
+
+        def keep(envelope: Envelope) -> None:
+            got.append((envelope.origin, msgspec.json.decode(envelope.m)))
+            arrived.set()
+
+        b.handlers["out"] = keep
+        await a.start()
+        await b.start()
+        a.send("b", Envelope(k="out", c="c", m=raw({"n": 1})))
+        await asyncio.wait_for(arrived.wait(), 10)
+        await a.close()
+        await b.close()
+        return got
+
+    try:
+        assert run(bounded(main(), 30)) == [("a", {"n": 1})]
+    finally:
+        process.kill()
+        process.wait()

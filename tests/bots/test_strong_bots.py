@@ -11,7 +11,7 @@ from types import SimpleNamespace
 import pytest
 
 from meldhall.bots.base import make_bot, strongest_bot_name
-from meldhall.bots.ceiling import ceiling_bot, opponents_waits
+from meldhall.bots.ceiling import FeedlessCeiling, ceiling_bot, feeds, is_discard, opponents_waits
 from meldhall.bots.okey_ladder_strong import usefulness
 from meldhall.bots.remi_strong import live_partners
 from meldhall.bots.sichuan_flush import wait_value
@@ -138,5 +138,40 @@ def test_the_sichuan_ceiling_never_deals_in_while_a_safe_discard_exists() -> Non
 
 
 def test_only_games_with_a_ceiling_bot_name_one() -> None:
-    with pytest.raises(MeldhallError, match="remi has no ceiling bot; the games with one: sichuan"):
-        ceiling_bot("remi")
+    with pytest.raises(MeldhallError, match="okey-cards has no ceiling bot; the games with one: "):
+        ceiling_bot("okey-cards")
+
+
+@pytest.mark.parametrize(
+    ("game_id", "takes"),
+    [("okey", False), ("okey-ladder", False), ("tile-rummy", True), ("remi", True)],
+)
+def test_a_rummy_ceiling_never_feeds_while_a_discard_that_does_not_exists(
+    game_id: str, takes: bool
+) -> None:
+    game = find_game(game_id)
+    ceiling = ceiling_bot(game_id)
+    assert isinstance(ceiling, FeedlessCeiling) and ceiling.takes is takes
+    bots = [ceiling, *(make_bot(game_id, "greedy") for _ in range(3))]
+    model = make_bot(game_id, "greedy")
+    state = game.new_state(game.options(), 4, derive(b"ceiling", game_id))
+    rng = random.Random(0)
+    checked = avoided = 0
+    for _ in range(600):
+        if state.outcome() is not None:
+            break
+        seat = min(state.to_act())
+        legal = state.legal_actions(seat)
+        if seat == 0:
+            ceiling.see_state(state)
+        action = bots[seat].choose(state.observation(seat), legal, rng)
+        if seat == 0 and is_discard(action):
+            fed = {a for a in legal if is_discard(a) and feeds(state, 0, a, model, takes)}
+            everything = {a for a in legal if is_discard(a)}
+            assert action not in fed or fed == everything
+            checked += 1
+            avoided += bool(fed) and fed != everything
+        state.apply(seat, action)
+    assert checked > 10
+    if takes:
+        assert avoided > 0  # a feeding discard did come up and was avoided

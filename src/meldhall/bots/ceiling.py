@@ -5,17 +5,32 @@ A ceiling bot has ``see_state(state)``, which the tournament calls before every 
 (``meldhall tournament GAME --bots ceiling,greedy,greedy,greedy``). Sichuan's plays as its
 ``strong`` bot, but never discards a tile any active opponent would win on (it reads their
 concealed hands), so it never deals in unless every discard does.
+
+The rummies' (okey, okey-ladder, tile-rummy, remi: ``FeedlessCeiling``) play as their
+``strong`` bot but never feed: on the true state each discard is tried in a copy, the player
+who moves next answers as the game's ``greedy`` bot would (what the tournament seats against
+it), and a discard that ends the hand (he goes out) or, in tile-rummy and remi, one he would
+take (it lands in his hand; in tile-rummy, dug out of the pile) is thrown only when every
+discard does. It does not use the order of the stock: a partial ceiling, like sichuan's.
 """
 
 from __future__ import annotations
 
 import importlib
+import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from meldhall.bots.okey import GreedyOkeyBot, StrongOkeyBot
+from meldhall.bots.okey_ladder import GreedyBot as LadderGreedy
+from meldhall.bots.okey_ladder_strong import StrongBot as LadderStrong
+from meldhall.bots.remi import GreedyRemiBot
+from meldhall.bots.remi_strong import StrongRemiBot
 from meldhall.bots.sichuan import _kind
 from meldhall.bots.sichuan_flush import StrongBot as SichuanStrong
-from meldhall.core.engine import Action, Bot, State
+from meldhall.bots.tile_rummy import GreedyBot as TileRummyGreedy
+from meldhall.bots.tile_rummy_strong import StrongBot as TileRummyStrong
+from meldhall.core.engine import JSON, Action, Bot, State
 from meldhall.core.errors import MeldhallError
 from meldhall.games.registry import find_game, game_ids
 from meldhall.games.sichuan.actions import Discard
@@ -61,6 +76,92 @@ class SichuanCeiling(SichuanStrong):
         if not any(isinstance(a, Discard) for a in safe):
             return super()._turn(obs, legal)
         return super()._turn(obs, safe)
+
+
+def is_discard(action: Action) -> bool:
+    """Return whether an action is a discard (its JSON type, in any game's spelling)."""
+    kind = action.to_json()["type"]
+    return isinstance(kind, str) and kind.lower() == "discard"
+
+
+def feeds(state: State, seat: int, discard: Action, model: Bot, takes: bool = True) -> bool:
+    """Return whether ``discard`` by ``seat`` feeds the player who moves next on the true
+    ``state`` (a copy is played; the state is left alone): playing as ``model``, his move
+    ends the hand, or (with ``takes``) he takes the discarded piece into his hand."""
+    world = state.clone()  # type: ignore[attr-defined]
+    before = set(world.observation(seat)["hand"])
+    world.apply(seat, discard)
+    thrown = before - set(world.observation(seat)["hand"])
+    movers = sorted(world.to_act())
+    if not movers or world.outcome() is not None:
+        return False
+    mover = movers[0]
+    view = world.observation(mover)
+    answer = model.choose(view, world.legal_actions(mover), random.Random(0))
+    events = world.apply(mover, answer)
+    if any(e.kind == "hand_over" for e in events) or world.outcome() is not None:
+        return True
+    return takes and bool(thrown & set(world.observation(mover)["hand"]))
+
+
+class FeedlessCeiling:
+    """A rummy's strong bot that never feeds the next player (see the module docstring)."""
+
+    needs_observation = True
+
+    def __init__(self, strong: Bot, model: Bot, takes: bool = True) -> None:
+        """``strong``: the bot that chooses; ``model``: how the opponents answer (greedy);
+        ``takes``: whether a discard the next player takes feeds him (else only one he
+        wins on)."""
+        self.strong = strong
+        self.model = model
+        self.takes = takes
+        self.state: State | None = None
+
+    def see_state(self, state: State) -> None:
+        """Remember the true state of the coming decision."""
+        self.state = state
+
+    def choose(
+        self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
+    ) -> Action:
+        """Return the strong bot's choice among the discards that feed nobody (all of
+        ``legal`` when no state was seen, no discard is listed or every discard feeds)."""
+        discards = [a for a in legal if is_discard(a)]
+        if self.state is None or len(discards) < 2:
+            return self.strong.choose(observation, legal, rng)
+        seat = observation["seat"]
+        assert isinstance(seat, int)
+        fed = {a for a in discards if feeds(self.state, seat, a, self.model, self.takes)}
+        if len(fed) == len(discards) or not fed:
+            return self.strong.choose(observation, legal, rng)
+        safe = tuple(a for a in legal if a not in fed)
+        choice = self.strong.choose(observation, safe, rng)
+        return choice if choice in safe else self.strong.choose(observation, legal, rng)
+
+
+def okey_ceiling() -> Bot:
+    """Return okey's ceiling bot: its strong bot that never discards a tile the next player
+    wins on (avoiding every tile he would take cost more than it saved: 23 % first place
+    against 43 % over 10 deals)."""
+    return FeedlessCeiling(StrongOkeyBot(), GreedyOkeyBot(), takes=False)
+
+
+def okey_ladder_ceiling() -> Bot:
+    """Return okey-ladder's ceiling bot: its strong bot that never discards a tile the next
+    player ends the hand with (avoiding takes too did no better: 30 % against 32.5 % over 10
+    deals)."""
+    return FeedlessCeiling(LadderStrong(), LadderGreedy(), takes=False)
+
+
+def tile_rummy_ceiling() -> Bot:
+    """Return tile-rummy's ceiling bot (``FeedlessCeiling`` over its strong bot)."""
+    return FeedlessCeiling(TileRummyStrong(), TileRummyGreedy())
+
+
+def remi_ceiling() -> Bot:
+    """Return remi's ceiling bot (``FeedlessCeiling`` over its strong bot)."""
+    return FeedlessCeiling(StrongRemiBot(), GreedyRemiBot())
 
 
 def ceiling_bot(game_id: str) -> Bot:

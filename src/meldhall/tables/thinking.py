@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import asyncio
 import atexit
+import collections
 import concurrent.futures
 import copy
 import logging
@@ -169,6 +170,17 @@ class Thinker:
             raise ValueError(f"a decision's budget must be positive seconds, not {budget}")
         self.workers = None if workers is None else workers or cores()
         self.budget = budget
+        self.decided: collections.Counter[str] = collections.Counter()
+        """Decisions so far by how they were made (``forced``, ``bot``, ``fallback``)."""
+
+    def pids(self) -> list[int]:
+        """Return the process ids of the pool's workers started so far (none for threads)."""
+        if self.workers is None:
+            return []
+        with _POOLS_LOCK:
+            pool = _POOLS.get(self.workers)
+        processes = getattr(pool, "_processes", None) or {}
+        return sorted(processes)
 
     async def decide(
         self,
@@ -181,9 +193,10 @@ class Thinker:
         """Return the decision of ``bot`` for a seat whose legal actions are ``legal``
         (see the module docstring); ``rng`` is left as it was given."""
         if len(legal) == 1:
+            self.decided["forced"] += 1
             return Decision(legal[0], "forced", bot)
         try:
-            await self._started()
+            await self.ready()
             deadline = time.monotonic() + self.budget
             answer = await asyncio.wait_for(
                 self._submit(bot, observation, legal, rng, deadline), self.budget
@@ -200,10 +213,12 @@ class Thinker:
             why = "came back after its deadline"
         if answer is not None and answer[0] in legal:
             action, thought, cpu = answer
+            self.decided["bot"] += 1
             return Decision(action, "bot", thought, cpu)
         if answer is not None:
             why = f"chose {answer[0]}, which is not legal"
         BOT_FALLBACKS.inc()
+        self.decided["fallback"] += 1
         log.info("bot %s of %s %s: the greedy choice plays", type(bot).__name__, game_id, why)
         start = time.process_time()
         fallback = fallback_bot(game_id).choose(observation, legal, _copy(rng))
@@ -227,7 +242,7 @@ class Thinker:
         future = pool.submit(think, bot, dict(observation), legal, _copy(rng), deadline)
         return await asyncio.wrap_future(future)
 
-    async def _started(self) -> None:
+    async def ready(self) -> None:
         """Return once the pool's workers are up (at once but for the first decisions)."""
         if self.workers is not None:
             starts = _pool(self.workers)[1]

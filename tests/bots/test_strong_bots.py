@@ -7,11 +7,21 @@ from __future__ import annotations
 import json
 import random
 from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
+from meldhall.bots import ceiling as ceiling_module
 from meldhall.bots.base import make_bot, strongest_bot_name
-from meldhall.bots.ceiling import ceiling_bot, opponents_waits
+from meldhall.bots.ceiling import (
+    DeckSolver,
+    FeedlessCeiling,
+    OkeyCardsPerfect,
+    ceiling_bot,
+    feeds,
+    is_discard,
+    opponents_waits,
+)
 from meldhall.bots.okey_ladder_strong import usefulness
 from meldhall.bots.remi_strong import live_partners
 from meldhall.bots.sichuan_flush import wait_value
@@ -20,9 +30,10 @@ from meldhall.bots.tile_rummy_strong import StrongBot as RummyStrong
 from meldhall.bots.tile_rummy_strong import _completions
 from meldhall.core.errors import MeldhallError
 from meldhall.core.rng import derive
+from meldhall.games.okey_cards.pieces import CARD_IDS
 from meldhall.games.okey_ladder.hints import FACE_INDEX, ID_OF
 from meldhall.games.okey_ladder.pieces import WILD
-from meldhall.games.registry import find_game
+from meldhall.games.registry import find_game, game_ids
 from meldhall.games.remi.pieces import parse_card_list
 from meldhall.games.sichuan.actions import Discard as SichuanDiscard
 from meldhall.games.sichuan.hand import counts_of
@@ -137,6 +148,69 @@ def test_the_sichuan_ceiling_never_deals_in_while_a_safe_discard_exists() -> Non
             state.apply(seat, action)
 
 
-def test_only_games_with_a_ceiling_bot_name_one() -> None:
-    with pytest.raises(MeldhallError, match="remi has no ceiling bot; the games with one: sichuan"):
-        ceiling_bot("remi")
+def test_every_game_has_a_ceiling_bot_and_one_without_is_named(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    for game_id in game_ids():
+        assert hasattr(ceiling_bot(game_id), "see_state")
+    plain = SimpleNamespace(bots=SimpleNamespace(ceiling=None))
+    monkeypatch.setattr(ceiling_module, "find_game", lambda g: plain if g == "x" else find_game(g))
+    with pytest.raises(MeldhallError, match="x has no ceiling bot; the games with one: okey, "):
+        ceiling_bot("x")
+
+
+@pytest.mark.parametrize(
+    ("game_id", "takes"),
+    [("okey", False), ("okey-ladder", False), ("tile-rummy", True), ("remi", True)],
+)
+def test_a_rummy_ceiling_never_feeds_while_a_discard_that_does_not_exists(
+    game_id: str, takes: bool
+) -> None:
+    game = find_game(game_id)
+    ceiling = ceiling_bot(game_id)
+    assert isinstance(ceiling, FeedlessCeiling) and ceiling.takes is takes
+    bots = [ceiling, *(make_bot(game_id, "greedy") for _ in range(3))]
+    model = make_bot(game_id, "greedy")
+    state = game.new_state(game.options(), 4, derive(b"ceiling", game_id))
+    rng = random.Random(0)
+    checked = avoided = 0
+    for _ in range(600):
+        if state.outcome() is not None:
+            break
+        seat = min(state.to_act())
+        legal = state.legal_actions(seat)
+        if seat == 0:
+            ceiling.see_state(state)
+        action = bots[seat].choose(state.observation(seat), legal, rng)
+        if seat == 0 and is_discard(action):
+            fed = {a for a in legal if is_discard(a) and feeds(state, 0, a, model, takes)}
+            everything = {a for a in legal if is_discard(a)}
+            assert action not in fed or fed == everything
+            checked += 1
+            avoided += bool(fed) and fed != everything
+        state.apply(seat, action)
+    assert checked > 10
+    if takes:
+        assert avoided > 0  # a feeding discard did come up and was avoided
+
+
+def test_the_okey_cards_perfect_player_scores_what_its_search_promises() -> None:
+    game = find_game("okey-cards")
+    state = game.new_state(game.options(), 1, derive(b"perfect", 0))
+    perfect = ceiling_bot("okey-cards")
+    assert isinstance(perfect, OkeyCardsPerfect)
+    deck = [CARD_IDS[t] for t in state.snapshot()["deck"]]  # type: ignore[index, union-attr]
+    promised = DeckSolver(deck, state.options.score_table, False).value(0, 0)  # type: ignore[attr-defined]
+    expert = play_solo(game, make_bot("okey-cards", "expert"), state.clone())  # type: ignore[attr-defined]
+    assert play_solo(game, perfect, state) == promised >= expert
+
+
+def play_solo(game: Any, bot: Any, state: Any) -> int:
+    """Return the final score of a one-seat okey-cards game played out by ``bot``."""
+    rng = random.Random(0)
+    while state.outcome() is None:
+        if hasattr(bot, "see_state"):
+            bot.see_state(state)
+        state.apply(0, bot.choose(state.observation(0), state.legal_actions(0), rng))
+    score: int = state.outcome().scores[0]
+    return score

@@ -50,6 +50,7 @@ from meldhall.server.upkeep import expire_sessions_every
 from meldhall.store.repository import BrokenMatch, Store, best_per_game, stale_rules
 from meldhall.store.snapshots import load_key
 from meldhall.tables.online import OnlineManager
+from meldhall.tables.thinking import Thinker
 
 log = logging.getLogger(__name__)
 
@@ -287,6 +288,7 @@ def create_app(
         "unload_idle": limits.solo_grace_seconds,
         "snapshot_every": limits.snapshot_every,
         "clock_floors": limits.clock_floors(),
+        "thinker": Thinker(settings.bot_workers),
     }
     node = None
     if settings.redis_url:  # one process of a site (server/cluster/)

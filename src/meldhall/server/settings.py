@@ -92,6 +92,9 @@ class Settings:
     )
     burst: float = _setting(200.0, "messages a connection may send at once", _positive(float))
     bot_delay: float = _setting(0.8, "seconds before each computer move", _positive(float))
+    bot_workers: int = _setting(
+        0, "processes the computers think in (0: one per core)", _positive(int)
+    )
     chat: str = _setting("on", "table chat on or off", _choice(("on", "off")))
     lease_seconds: float = _setting(
         5.0,

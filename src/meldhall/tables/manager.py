@@ -12,6 +12,7 @@ from meldhall.games.registry import find_game
 from meldhall.store.repository import BrokenMatch, MatchData, Quarantined, Store, stale_rules
 from meldhall.tables.commits import GroupCommit
 from meldhall.tables.table import Rejected, Table
+from meldhall.tables.thinking import Thinker
 
 log = logging.getLogger(__name__)
 
@@ -36,9 +37,12 @@ class TableManager:
         keep_finished: float = KEEP_FINISHED_SECONDS,
         unload_idle: float = UNLOAD_IDLE_SECONDS,
         snapshot_every: int = 0,
+        thinker: Thinker | None = None,
     ) -> None:
         """``unload_idle``: seconds a solo table stays loaded with nobody listening;
-        ``snapshot_every``: actions between two stored snapshots of a table (0: none)."""
+        ``snapshot_every``: actions between two stored snapshots of a table (0: none);
+        ``thinker``: where the computers of every table think (default: threads of this
+        process; a server passes its pool of worker processes, tables/thinking.py)."""
         self.store = store
         self.keep_finished = keep_finished
         self.unload_idle = unload_idle
@@ -48,6 +52,7 @@ class TableManager:
         self.commits = GroupCommit(store)
         """One group commit for every table of the server."""
         self.bot_delay = bot_delay
+        self.thinker = thinker
         self.tables: dict[str, Table] = {}
         self._unloading: set[asyncio.Task[None]] = set()
         self._lock = asyncio.Lock()
@@ -137,6 +142,7 @@ class TableManager:
             on_finish=self.finished,
             on_idle=self.idle,
             snapshot_every=self.snapshot_every,
+            thinker=self.thinker,
         )
 
     def _loaded(self, table: Table) -> None:

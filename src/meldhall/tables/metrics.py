@@ -38,3 +38,8 @@ BOT_SECONDS = Histogram(
     buckets=_MS,
     registry=REGISTRY,
 )
+BOT_FALLBACKS = Counter(
+    "meldhall_bot_fallbacks",
+    "Computer decisions that overran their budget or failed (the greedy choice played)",
+    registry=REGISTRY,
+)

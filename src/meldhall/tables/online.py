@@ -23,8 +23,8 @@ from meldhall.store.repository import MatchData, Store
 from meldhall.tables.clock import default_action, table_settings
 from meldhall.tables.commits import GroupCommit
 from meldhall.tables.manager import TableManager
-from meldhall.tables.metrics import BOT_SECONDS
 from meldhall.tables.table import Listener, Rejected, Sink, Table
+from meldhall.tables.thinking import Thinker
 
 ResultHook = Callable[[str, str, list[tuple[str, int]]], object]
 """What hears of a finished online match: its id, its game and each person's (session, place)."""
@@ -44,6 +44,7 @@ class OnlineTable(Table):
         on_finish: Callable[[Table], None] | None = None,
         commits: GroupCommit | None = None,
         snapshot_every: int = 0,
+        thinker: Thinker | None = None,
     ) -> None:
         self.rounds: list[dict[str, JSON]] = []
         """Every finished round's public result (filled while the log is replayed)."""
@@ -54,6 +55,7 @@ class OnlineTable(Table):
             on_finish=on_finish,
             commits=commits,
             snapshot_every=snapshot_every,
+            thinker=thinker,
         )
         self.lobby = lobby
         self.lobby_store = lobby_store
@@ -262,9 +264,7 @@ class OnlineTable(Table):
                 legal = self.state.legal_actions(seat)
                 bot = self.bots[seat]
                 obs = self.state.observation(seat) if bot.needs_observation else {}
-            rng = random.Random(derive(self.seed, "bot", version, seat))
-            with BOT_SECONDS.time():
-                action = bot.choose(obs, legal, rng)
+            action = await self._think(seat, bot, obs, legal, version)
             async with self.lock:
                 if self.version != version or self._bot_turn() != seat:
                     continue
@@ -442,6 +442,7 @@ class OnlineManager(TableManager):
             commits=self.commits,
             on_finish=self.finished,
             snapshot_every=self.snapshot_every,
+            thinker=self.thinker,
         )
         table.result_hooks = self.result_hooks
         return table

@@ -27,6 +27,10 @@ from meldhall.store.repository import BrokenMatch, MatchData, Snapshot, Store
 from meldhall.store.snapshots import code_fingerprint, entry_digest, seal, unseal
 from meldhall.tables.commits import GroupCommit
 from meldhall.tables.metrics import BOT_SECONDS
+from meldhall.tables.thinking import Thinker
+
+IN_THREADS = Thinker(None)
+"""The thinker of a table made without one (tests): threads of this process."""
 
 log = logging.getLogger(__name__)
 
@@ -123,11 +127,13 @@ class Table:
         on_idle: Callable[[Table], None] | None = None,
         commits: GroupCommit | None = None,
         snapshot_every: int = 0,
+        thinker: Thinker | None = None,
     ) -> None:
         """Rebuild the table of ``data``: from its latest snapshot when one fits its log,
         then its log's actions; raise ``BrokenMatch`` naming the entry that does not parse
         or apply. ``on_idle`` is called when the last listener leaves; a snapshot is stored
-        every ``snapshot_every`` actions (0: never)."""
+        every ``snapshot_every`` actions (0: never). ``thinker`` decides the computers' moves
+        (default: in threads; a server passes its pool of worker processes)."""
         self.store = store
         self.commits = commits or GroupCommit(store)
         self.data = data
@@ -140,6 +146,7 @@ class Table:
         self.paused = data.paused
         self.last_hand = data.last_hand
         self.bot_delay = bot_delay
+        self.thinker = thinker or IN_THREADS
         self.pace = 1.0
         self.on_finish = on_finish
         self.on_idle = on_idle
@@ -530,6 +537,20 @@ class Table:
             return None
         return next((s for s in movers if s in self.bots), None)
 
+    async def _think(
+        self, seat: int, bot: Bot, obs: dict[str, JSON], legal: tuple[Action, ...], version: int
+    ) -> Action:
+        """Return the action of the computer at ``seat`` for state id ``version``, decided
+        off the event loop by the table's thinker (tables/thinking.py: a forced move at once,
+        the greedy choice when the bot overruns its budget or fails); the bot keeps what it
+        remembered while deciding."""
+        rng = random.Random(derive(self.seed, "bot", version, seat))
+        with BOT_SECONDS.time():
+            decision = await self.thinker.decide(self.game.id, bot, obs, legal, rng)
+        if self.bots.get(seat) is bot:
+            self.bots[seat] = decision.bot
+        return decision.action
+
     async def _run_bots(self) -> None:
         while not self.over:
             seat = self._bot_turn()
@@ -546,19 +567,7 @@ class Table:
                 legal = self.state.legal_actions(seat)
                 bot = self.bots[seat]
                 obs = self.state.observation(seat) if bot.needs_observation else {}
-            rng = random.Random(derive(self.seed, "bot", version, seat))
-            try:
-                with BOT_SECONDS.time():
-                    action = await asyncio.to_thread(bot.choose, obs, legal, rng)
-            except Exception:  # a broken bot must not stop the table: it plays a listed move
-                log.exception(
-                    "bot %s of %s failed at state %d",
-                    seat,
-                    self.game.id,
-                    version,
-                    extra={"match": self.id},
-                )
-                action = legal[0]
+            action = await self._think(seat, bot, obs, legal, version)
             async with self.lock:
                 if self.version != version or seat not in self.state.to_act():
                     continue

@@ -25,7 +25,12 @@ class OkeyGame(Declared):
     rules_version = 2  # 2: a win scores its more valuable reading by the win_points (6.4)
     options_type = OkeyOptions
     presets: ClassVar[Presets] = {"classic": {}}
-    bots = Bots("meldhall.bots.okey", ("random", "greedy", "strong"), on_timeout="greedy")
+    bots = Bots(
+        "meldhall.bots.okey",
+        ("random", "greedy", "strong"),
+        on_timeout="greedy",
+        ceiling="meldhall.bots.ceiling.okey_ceiling",
+    )
     preview = Preview("okey", ("R1a", "R2a", "R3a", "K7a", "Ja"))
     vector_kinds: ClassVar[VectorKinds] = {
         "hand": frozenset({"jokers"}),

@@ -48,7 +48,12 @@ class OkeyCardsGame(Declared):
     rules_version = 1
     options_type = OkeyCardsOptions
     presets: ClassVar[Presets] = {"current": {}, "legacy": {"score_table": "legacy"}}
-    bots = Bots("meldhall.bots.okey_cards", ("random", "greedy", "expert"), on_timeout="greedy")
+    bots = Bots(
+        "meldhall.bots.okey_cards",
+        ("random", "greedy", "expert"),
+        on_timeout="greedy",
+        ceiling="meldhall.bots.ceiling.okey_cards_perfect",
+    )
     preview = Preview("okeycard", ("R3", "B3", "Y3", "B6", "B7"))
     vector_kinds: ClassVar[VectorKinds] = {
         "meld": frozenset(),

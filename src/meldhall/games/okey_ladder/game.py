@@ -27,7 +27,12 @@ class LadderGame(Declared):
     rules_version = 1
     options_type = LadderOptions
     presets: ClassVar[Presets] = {"seed": {}}
-    bots = Bots("meldhall.bots.okey_ladder", ("random", "greedy", "strong"), on_timeout="greedy")
+    bots = Bots(
+        "meldhall.bots.okey_ladder",
+        ("random", "greedy", "strong"),
+        on_timeout="greedy",
+        ceiling="meldhall.bots.ceiling.okey_ladder_ceiling",
+    )
     preview = Preview("okey", ("B11a", "B12a", "B13a", "Y9a", "Y9b"))
     vector_kinds: ClassVar[VectorKinds] = {
         "meld": frozenset(),

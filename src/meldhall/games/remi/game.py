@@ -34,7 +34,12 @@ class RemiGame(Declared):
     rules_version = 1
     options_type = RemiOptions
     presets: ClassVar[Presets] = {"seed": {}}
-    bots = Bots("meldhall.bots.remi", ("random", "greedy", "strong"), on_timeout="greedy")
+    bots = Bots(
+        "meldhall.bots.remi",
+        ("random", "greedy", "strong"),
+        on_timeout="greedy",
+        ceiling="meldhall.bots.ceiling.remi_ceiling",
+    )
     preview = Preview("card", ("10H#1", "JH#1", "QH#1", "KH#1", "JK#1"))
     vector_kinds: ClassVar[VectorKinds] = {
         "meld": frozenset(),

@@ -40,6 +40,7 @@ class TileRummyGame(Declared):
         ("random", "greedy", "strong"),
         on_timeout="greedy",
         easy_slips=2,  # its random moves still lay all they can: 1 in 4 played as greedy
+        ceiling="meldhall.bots.ceiling.tile_rummy_ceiling",
     )
     preview = Preview("okey", ("K12a", "K13a", "K1a", "Sa", "R5a"))
     vector_kinds: ClassVar[VectorKinds] = {

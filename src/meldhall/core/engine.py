@@ -171,6 +171,9 @@ class Preview:
 
     family: str
     pieces: tuple[str, ...]
+    blank: str = "J"
+    """The okey family's token letter for the two numberless tiles (okey's false jokers
+    ``J``, tile rummy's Smileys ``S``); the terminal writes them with it."""
 
     def to_json(self) -> JSON:
         """Return the JSON form ``/api/games`` sends."""

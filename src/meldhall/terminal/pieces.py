@@ -90,15 +90,10 @@ _FAMILIES: dict[str, Callable[[], Family]] = {
     "okey-cards": _okey_card_family,
 }
 
-GAME_FAMILY: dict[str, str] = {
-    "okey": "okey-tiles",
-    "okey-ladder": "okey-tiles",
-    "tile-rummy": "rummy-tiles",
-    "remi": "cards",
-    "sichuan": "mahjong",
-    "okey-cards": "okey-cards",
-}
-"""The piece family of every game (false jokers written ``J``, tile rummy's Smileys ``S``)."""
+PREVIEW_FAMILY: dict[str, str] = {"card": "cards", "mahjong": "mahjong", "okeycard": "okey-cards"}
+"""The terminal family of each piece family a game declares (``GAME.preview.family``)."""
+OKEY_BY_BLANK: dict[str, str] = {"J": "okey-tiles", "S": "rummy-tiles"}
+"""The okey-family tiles by the letter of their numberless tiles (``GAME.preview.blank``)."""
 
 
 @cache
@@ -108,5 +103,9 @@ def family(name: str) -> Family:
 
 
 def family_of(game_id: str) -> Family:
-    """Return the piece family a game plays with, or raise ``KeyError`` for an unknown id."""
-    return family(GAME_FAMILY[game_id])
+    """Return the piece family a game plays with (from its declared ``preview``), or raise
+    ``UnknownGame`` for an unknown id and ``KeyError`` for a family the terminal lacks."""
+    preview = find_game(game_id).preview
+    if preview.family == "okey":
+        return family(OKEY_BY_BLANK[preview.blank])
+    return family(PREVIEW_FAMILY[preview.family])

@@ -42,7 +42,7 @@ class TileRummyGame(Declared):
         easy_slips=2,  # its random moves still lay all they can: 1 in 4 played as greedy
         ceiling="meldhall.bots.ceiling.tile_rummy_ceiling",
     )
-    preview = Preview("okey", ("K12a", "K13a", "K1a", "Sa", "R5a"))
+    preview = Preview("okey", ("K12a", "K13a", "K1a", "Sa", "R5a"), blank="S")
     vector_kinds: ClassVar[VectorKinds] = {
         "meld": frozenset(),
         "best": frozenset(),

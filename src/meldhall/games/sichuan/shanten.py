@@ -103,25 +103,16 @@ def suit_cuts(key: int) -> tuple[Cut, ...]:
         front = _joined(suit_cuts(key & ((1 << (8 * gap)) - 1)), suit_cuts(key >> (8 * gap)))
         _CUTS[key] = front
         return front
-    # the lowest rank holds a tile: take it alone, in a pung, pair, chow or partial chow
+    # the lowest rank holds tiles: every way to spend all of them at once (pungs, pairs,
+    # chows, partial chows, singles), so the recursion only meets keys with that rank empty
     c0 = key & 255
     c1 = (key >> 8) & 255
     c2 = (key >> 16) & 255
-    two, three = RANK_SHIFT[1], RANK_SHIFT[2]
-    ways: list[tuple[int, int, int, int]] = [(key - 1, 0, 0, 0)]
-    if c0 >= 3:
-        ways.append((key - 3, 2, 0, 0))
-    if c0 >= 2:
-        ways.append((key - 2, 0, 1, 1))
-    if c1:
-        if c2:
-            ways.append((key - 1 - two - three, 2, 0, 0))
-        ways.append((key - 1 - two, 0, 1, 0))
-    if c2:
-        ways.append((key - 1 - three, 0, 1, 0))
+    ways = _WAYS.get((c0, c1, c2)) or _ways(c0, c1, c2)
     best: dict[int, int] = {}
     get = best.get
-    for rest, dslot, dq, dh in ways:
+    for used, dslot, dq, dh in ways:
+        rest = key - used
         if rest and not rest & 255:  # shifted here: no entry for the unshifted key
             rest >>= 8 * (((rest & -rest).bit_length() - 1) >> 3)
         for m, q, h in _CUTS.get(rest) or suit_cuts(rest):
@@ -134,6 +125,29 @@ def suit_cuts(key: int) -> tuple[Cut, ...]:
     front = _front(best)
     _CUTS[key] = front
     return front
+
+
+_WAYS: dict[tuple[int, int, int], tuple[tuple[int, int, int, int], ...]] = {}
+
+
+def _ways(c0: int, c1: int, c2: int) -> tuple[tuple[int, int, int, int], ...]:
+    """Return (tiles used as a key, 2 x sets, partial sets, head) for every way to spend
+    the ``c0`` tiles of the lowest rank, with ``c1`` and ``c2`` tiles on the next two ranks:
+    pungs, pairs, chows, two-rank and gapped partial chows; the rest are singles."""
+    two, three = RANK_SHIFT[1], RANK_SHIFT[2]
+    out: set[tuple[int, int, int, int]] = set()
+    for pungs in range(c0 // 3 + 1):
+        for pairs in range((c0 - 3 * pungs) // 2 + 1):
+            rest = c0 - 3 * pungs - 2 * pairs
+            for chows in range(min(rest, c1, c2) + 1):
+                for near in range(min(rest - chows, c1 - chows) + 1):
+                    for gapped in range(min(rest - chows - near, c2 - chows) + 1):
+                        used = c0 + (chows + near) * two + (chows + gapped) * three
+                        partial = pairs + near + gapped
+                        out.add((used, 2 * (pungs + chows), partial, 1 if pairs else 0))
+    ways = tuple(sorted(out))
+    _WAYS[(c0, c1, c2)] = ways
+    return ways
 
 
 def _pairs(key: int) -> int:
@@ -221,3 +235,4 @@ def clear_caches() -> None:
     _CUTS.clear()
     _CUTS[0] = ((0, 0, 0),)
     _PAIRS.clear()
+    _WAYS.clear()

@@ -126,6 +126,18 @@ class Vocabulary:
         return token
 
 
+_BLANK_MASKS: dict[int, np.ndarray] = {}
+
+
+def _blank_mask(size: int) -> np.ndarray:
+    """Return a fresh int8 array of ``size`` zeros (a copy of a kept one: cheaper than
+    ``np.zeros``)."""
+    blank = _BLANK_MASKS.get(size)
+    if blank is None:
+        blank = _BLANK_MASKS[size] = np.zeros(size, dtype=np.int8)
+    return blank.copy()
+
+
 class Decision:
     """One decision of one seat in progress: its legal actions spelled, and the tokens
     chosen so far (``prefix``). ``options()`` lists the tokens that may come next."""
@@ -180,7 +192,7 @@ class Decision:
     def mask(self, size: int) -> np.ndarray:
         """Return a fresh int8 array of ``size`` with 1 at every id of ``options()``."""
         if self._mask is None:
-            self._mask = np.zeros(size, dtype=np.int8)
+            self._mask = _blank_mask(size)
             self._mask.put(self.options(), 1)
         return self._mask.copy()
 

@@ -26,7 +26,8 @@ class DirectEncoder:
     number field, ``word[key]`` the flag position of every word of a choice field, ``ix``
     the family position of every engine piece id (-1: a piece the family has no token for,
     which the JSON-based layout skips too), ``n`` the family size, ``seats`` the seat count,
-    ``rot[viewer][seat]`` the place of ``seat`` in per-seat fields seen from ``viewer``.
+    ``rot[viewer][seat]`` the place of ``seat`` in per-seat fields seen from ``viewer``,
+    ``number_at[viewer]`` the positions of the values ``fill`` returns.
 
     A subclass names its number fields in ``NUMBERS`` (in the order its ``fill`` returns
     their values, a per-seat field as one value per seat in seat order) and fills the rest.
@@ -55,7 +56,7 @@ class DirectEncoder:
         missing = [k for k in self.NUMBERS if k not in per_seat]
         if missing:
             raise EngineBug(f"{type(self).__name__}: no number field {missing} in the layout")
-        self._number_at: tuple[np.ndarray, ...] = tuple(
+        self.number_at: tuple[np.ndarray, ...] = tuple(
             np.array(
                 [
                     self.at[k] + r
@@ -78,7 +79,7 @@ class DirectEncoder:
         ones: list[int] = []
         values = self.fill(state, viewer, ones)
         out.put(ones, 1.0)
-        out[self._number_at[viewer]] = values
+        out[self.number_at[viewer]] = values
 
     def fill(self, state: State, viewer: int, ones: list[int]) -> list[float]:
         """Append the positions set to 1.0 to ``ones``; return the values of ``NUMBERS``

@@ -162,3 +162,10 @@ def test_a_table_whose_computer_overruns_plays_greedy_and_goes_on(tmp_path: Path
             greedy = make_bot(GAME, "greedy").choose(state.observation(seat), legal, rng)
             assert raw == greedy.to_json()
         state.apply(seat, game.action_from_json(raw))
+
+
+def test_a_fallback_without_an_observation_plays_the_first_listed_action() -> None:
+    _observation, legal = _position()
+    thinker = Thinker(1, budget=0.1)
+    decision = run(bounded(thinker.decide(GAME, SlowBot(0.5), {}, legal, random.Random()), 5))
+    assert (decision.action, decision.how) == (legal[0], "fallback")

@@ -221,7 +221,11 @@ class Thinker:
         self.decided["fallback"] += 1
         log.info("bot %s of %s %s: the greedy choice plays", type(bot).__name__, game_id, why)
         start = time.process_time()
-        fallback = fallback_bot(game_id).choose(observation, legal, _copy(rng))
+        try:
+            fallback = fallback_bot(game_id).choose(observation, legal, _copy(rng))
+        except Exception:  # e.g. a bot that needs no observation was sent none
+            log.exception("the greedy choice of %s failed: the first listed action plays", game_id)
+            fallback = legal[0]
         action = fallback if fallback in legal else legal[0]
         return Decision(action, "fallback", bot, time.process_time() - start)
 

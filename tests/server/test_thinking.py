@@ -6,6 +6,8 @@ from __future__ import annotations
 
 import asyncio
 import random
+import subprocess
+import sys
 import time
 from collections.abc import Mapping
 from pathlib import Path
@@ -162,3 +164,39 @@ def test_a_table_whose_computer_overruns_plays_greedy_and_goes_on(tmp_path: Path
             greedy = make_bot(GAME, "greedy").choose(state.observation(seat), legal, rng)
             assert raw == greedy.to_json()
         state.apply(seat, game.action_from_json(raw))
+
+
+def test_a_fallback_without_an_observation_plays_the_first_listed_action() -> None:
+    _observation, legal = _position()
+    thinker = Thinker(1, budget=0.1)
+    decision = run(bounded(thinker.decide(GAME, SlowBot(0.5), {}, legal, random.Random()), 5))
+    assert (decision.action, decision.how) == (legal[0], "fallback")
+
+
+ORPHAN_SCRIPT = """
+import asyncio, os, random, sys
+from meldhall.games.registry import find_game
+from meldhall.tables.thinking import Thinker
+game = find_game("okey-cards")
+state = game.new_state(game.options({}), 1, b"thinking")
+from meldhall.bots.base import make_bot
+thinker = Thinker(1, budget=30)
+decision = asyncio.run(thinker.decide(
+    "okey-cards", make_bot("okey-cards", "expert"), dict(state.observation(0)),
+    state.legal_actions(0), random.Random()))
+print(decision.how, *thinker.pids(), flush=True)
+os._exit(0)  # no clean shutdown: as a killed server ends
+"""
+
+
+def test_a_worker_ends_when_its_server_process_dies() -> None:
+    done = subprocess.run(
+        [sys.executable, "-c", ORPHAN_SCRIPT], capture_output=True, text=True, timeout=120
+    )
+    how, *pids = done.stdout.split()
+    assert how == "bot" and pids
+    for _ in range(100):  # the worker checks its parent every second
+        if not any(Path(f"/proc/{pid}").exists() for pid in pids):
+            break
+        time.sleep(0.1)
+    assert not any(Path(f"/proc/{pid}").exists() for pid in pids)

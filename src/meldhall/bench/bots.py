@@ -110,9 +110,12 @@ async def _play(store: Store, thinker: Thinker, run: Run, until: float, slot: in
         run.matches += table.over
 
 
-async def measure(game_id: str, level: str, seconds: float, store: Store) -> Run:
-    """Return what ``TABLES`` solo tables of a game at a level did in ``seconds``."""
-    thinker = TimedThinker(1)
+async def measure(
+    game_id: str, level: str, seconds: float, store: Store, workers: int | None = 1
+) -> Run:
+    """Return what ``TABLES`` solo tables of a game at a level did in ``seconds``, their
+    computers thinking in a pool of ``workers`` processes (None: in threads)."""
+    thinker = TimedThinker(workers)
     run = Run(game_id, level)
     await thinker.ready()  # the worker starts (and imports the bots) before the clock runs
     pids = thinker.pids()

@@ -50,6 +50,9 @@ BUDGET_SECONDS = 0.25
 """Wall seconds a decision may take, from being handed to the pool to its answer (the
 issue's median budget; every bot of the tables thinks well under a millisecond of CPU)."""
 
+PARENT_CHECK_SECONDS = 1.0
+"""How often a worker checks that the process that started it is still alive."""
+
 START_SECONDS = 60.0
 """How long the first decisions wait for the pool's workers to start (then they fall back)."""
 
@@ -99,7 +102,17 @@ def think(
 
 
 def _warm() -> None:
-    """Import every game's bot module in a new worker, so no first decision pays for it."""
+    """Start a new worker: import every game's bot module, so no first decision pays for
+    it, and watch the server process, so the worker ends when it does (however it ended:
+    a worker blocked waiting for work would otherwise outlive a killed server)."""
+    parent = os.getppid()
+
+    def watch() -> None:
+        while os.getppid() == parent:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(0)
+
+    threading.Thread(target=watch, name="parent-watch", daemon=True).start()
     for game_id in game_ids():
         bots_of(game_id)
 
@@ -221,7 +234,11 @@ class Thinker:
         self.decided["fallback"] += 1
         log.info("bot %s of %s %s: the greedy choice plays", type(bot).__name__, game_id, why)
         start = time.process_time()
-        fallback = fallback_bot(game_id).choose(observation, legal, _copy(rng))
+        try:
+            fallback = fallback_bot(game_id).choose(observation, legal, _copy(rng))
+        except Exception:  # e.g. a bot that needs no observation was sent none
+            log.exception("the greedy choice of %s failed: the first listed action plays", game_id)
+            fallback = legal[0]
         action = fallback if fallback in legal else legal[0]
         return Decision(action, "fallback", bot, time.process_time() - start)
 

@@ -53,8 +53,9 @@ issue's median budget; every bot of the tables thinks well under a millisecond o
 PARENT_CHECK_SECONDS = 1.0
 """How often a worker checks that the process that started it is still alive."""
 
-START_SECONDS = 60.0
-"""How long the first decisions wait for the pool's workers to start (then they fall back)."""
+START_SECONDS = 20.0
+"""How long the first decisions wait for the pool's workers to start (then they fall back,
+and later decisions no longer wait for the start: each has its budget alone)."""
 
 
 def cores() -> int:
@@ -125,6 +126,8 @@ def _started() -> bool:
 _POOLS: dict[int, concurrent.futures.ProcessPoolExecutor] = {}
 _STARTS: dict[int, list[concurrent.futures.Future[bool]]] = {}
 _POOLS_LOCK = threading.Lock()
+_GAVE_UP: set[int] = set()
+"""The start futures (by id) of pools whose start was waited for ``START_SECONDS`` once."""
 
 
 def _pool(workers: int) -> tuple[concurrent.futures.ProcessPoolExecutor, list[Any]]:
@@ -260,13 +263,24 @@ class Thinker:
         return await asyncio.wrap_future(future)
 
     async def ready(self) -> None:
-        """Return once the pool's workers are up (at once but for the first decisions)."""
-        if self.workers is not None:
-            starts = _pool(self.workers)[1]
-            if not all(start.done() for start in starts):
-                await asyncio.wait_for(
-                    asyncio.gather(*(asyncio.wrap_future(start) for start in starts)), START_SECONDS
-                )
+        """Return once the pool's workers are up (at once but for the first decisions);
+        raise ``TimeoutError`` when they were not up within ``START_SECONDS``. A pool whose
+        start was waited for that long once is not waited for again."""
+        if self.workers is None:
+            return
+        starts = _pool(self.workers)[1]
+        if all(start.done() for start in starts) or id(starts) in _GAVE_UP:
+            return
+        try:
+            await asyncio.wait_for(
+                asyncio.gather(*(asyncio.wrap_future(start) for start in starts)), START_SECONDS
+            )
+        except TimeoutError:
+            _GAVE_UP.add(id(starts))
+            log.warning(
+                "bot workers not up after %g s: decisions go on without waiting", START_SECONDS
+            )
+            raise
 
     def _broken(self, exc: BaseException) -> None:
         """Replace this thinker's pool after a worker died."""

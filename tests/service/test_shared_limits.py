@@ -195,3 +195,40 @@ def test_the_relay_signs_in_to_a_redis_with_a_password(tmp_path: Path) -> None:
     finally:
         process.kill()
         process.wait()
+
+
+def test_a_chat_flood_is_counted_once_across_processes(tmp_path: Path) -> None:
+    """A person chats 5 lines (the burst) at a table of one process, then one more through a
+    connection to the other (its chat relayed to the table's owner and checked there): the
+    sixth is refused, as it would be on one connection."""
+    one, two = _site(tmp_path, servers.postgres().new_database(), _redis_db(9))
+
+    async def main() -> str:
+        first = Client(one.url, "p")
+        await first.connect()
+        table = await first.create("okey")
+        second = Client(two.url, "p")
+        second.token = first.token
+        await second.connect()
+        await second.join(table)
+        for n in range(5):
+            await first.send({"type": "chat", "text": f"line {n}"})
+            message = await first.recv()
+            while message["type"] not in ("chat", "rejected"):
+                message = await first.recv()
+            assert message["type"] == "chat", message
+        await second.send({"type": "chat", "text": "one more"})
+        message = await second.recv()
+        while message["type"] not in ("rejected",) and message.get("text") != "one more":
+            message = await second.recv()
+        for client in (first, second):
+            await client.close()
+        return str(message.get("code", message["type"]))
+
+    try:
+        one.start()
+        two.start()
+        assert run(bounded(main(), 60)) == "rate_limited"
+    finally:
+        one.stop()
+        two.stop()

@@ -232,3 +232,60 @@ def test_a_chat_flood_is_counted_once_across_processes(tmp_path: Path) -> None:
     finally:
         one.stop()
         two.stop()
+
+
+def test_the_relay_connects_again_after_redis_restarts(tmp_path: Path) -> None:
+    """Redis restarts: the relay's connections come back by themselves and carry on (what
+    was sent while it was away is lost, as pub/sub keeps nothing)."""
+    import subprocess
+
+    from meldhall.server.cluster.relay import Envelope, Relay, raw
+
+    port = servers.free_port()
+    cmd = ["redis-server", "--port", str(port), "--bind", "127.0.0.1", "--save", ""]
+    cmd += ["--dir", str(tmp_path)]
+    process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+
+    async def up() -> None:
+        for _ in range(200):
+            try:
+                _reader, writer = await asyncio.open_connection("127.0.0.1", port)
+                writer.close()
+                return
+            except OSError:
+                await asyncio.sleep(0.02)
+
+    async def main() -> list[Any]:
+        nonlocal process
+        await up()
+        url = f"redis://127.0.0.1:{port}/0"
+        a, b = (
+            Relay(redis.asyncio.Redis.from_url(url), "a"),
+            Relay(redis.asyncio.Redis.from_url(url), "b"),
+        )
+        got: list[Any] = []
+        b.handlers["out"] = lambda envelope: got.append(msgspec.json.decode(envelope.m))
+        await a.start()
+        await b.start()
+        a.send("b", Envelope(k="out", c="c", m=raw(1)))
+        while not got:
+            await asyncio.sleep(0.02)
+        process.kill()
+        process.wait()
+        process = subprocess.Popen(cmd, stdout=subprocess.DEVNULL)
+        await up()
+        for n in range(2, 200):  # until both connections are back
+            a.send("b", Envelope(k="out", c="c", m=raw(n)))
+            await asyncio.sleep(0.05)
+            if len(got) > 1:
+                break
+        await a.close()
+        await b.close()
+        return got
+
+    try:
+        got = run(bounded(main(), 30))
+    finally:
+        process.kill()
+        process.wait()
+    assert got[0] == 1 and len(got) > 1 and got[1:] == sorted(got[1:])

@@ -70,10 +70,17 @@ async def share_limits(conn: OnlineConnection, buckets: SharedBuckets) -> None:
     """Give ``conn`` (said hello as a session) the site's budgets of that session: one message
     budget and one chat flood limit per person across every process (server/limits.py)."""
     assert conn.token is not None
-    person = person_key(conn.token)
-    conn.limit = buckets.bucket("msg:" + person, conn.lobby.rate, conn.lobby.burst)
-    conn.chat_limit = buckets.bucket("chat:" + person, FLOOD_RATE, FLOOD_BURST)
-    await asyncio.gather(conn.limit.fill(), conn.chat_limit.fill())
+    limit = buckets.bucket("msg:" + person_key(conn.token), conn.lobby.rate, conn.lobby.burst)
+    conn.limit = limit
+    await limit.fill()
+    share_chat_limit(conn, buckets)
+
+
+def share_chat_limit(conn: OnlineConnection, buckets: SharedBuckets) -> None:
+    """Give ``conn`` the site's chat flood limit of its session (its first token is taken
+    when it first chats)."""
+    assert conn.token is not None
+    conn.chat_limit = buckets.bucket("chat:" + person_key(conn.token), FLOOD_RATE, FLOOD_BURST)
 
 
 class SiteLimited(OnlineConnection):

@@ -28,7 +28,7 @@ from meldhall.server.cluster.connection import (
     attach_message,
     key_here,
     schedule,
-    share_limits,
+    share_chat_limit,
 )
 from meldhall.server.cluster.leases import TTL, Leases
 from meldhall.server.cluster.lobby import SiteLobby
@@ -298,9 +298,10 @@ class Node:
 
     # ------------------------------------------------------------------ relay
 
-    async def _shadow(self, envelope: Envelope) -> Shadow:
+    def _shadow(self, envelope: Envelope) -> Shadow:
         """Return the shadow of the client of a ``msg`` envelope (a new one has the site's
-        rate limits of its session: its chat is checked here)."""
+        chat flood limit of its session: its chat is checked here; its messages were counted
+        by its own process)."""
         assert self.manager is not None and self.lobby is not None
         at = (envelope.origin, envelope.c)
         shadow = self.shadows.get(at)
@@ -310,12 +311,12 @@ class Node:
             )
             self.shadows[at] = shadow
             if shadow.token:
-                await share_limits(shadow, self.buckets)
+                share_chat_limit(shadow, self.buckets)
         return shadow
 
     async def _on_msg(self, envelope: Envelope) -> None:
         message = msgspec.json.decode(envelope.m)
-        await (await self._shadow(envelope)).handle(message)
+        await self._shadow(envelope).handle(message)
 
     def _on_out(self, envelope: Envelope) -> None:
         conn = self.connections.get(envelope.c)

@@ -303,6 +303,9 @@ class Game(Protocol):
         """Return the seats ``people`` people take at a table of ``seats`` (in join order)."""
         ...
 
+    min_meld: int
+    """The fewest pieces a meld holds (0: the game lays no melds from a rack)."""
+
     appraisable: frozenset[str]
     """The action types a seat may weigh before making them (``appraise``)."""
 
@@ -330,6 +333,11 @@ class Declared:
     def seating(self, people: int, seats: int) -> list[int]:
         """Return ``opposite_seating(people, seats)``."""
         return opposite_seating(people, seats)
+
+    min_meld: int = 0
+    """The fewest pieces a meld holds (0: the game lays no melds from a rack): the page
+    offers to lay a selection at least this large, and the rules refuse any that is not a
+    meld with their own reason."""
 
     appraisable: frozenset[str] = frozenset()
     """The action types a player weighs while choosing them (remi: what an opening is

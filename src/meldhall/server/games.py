@@ -44,6 +44,7 @@ def games_json() -> list[dict[str, object]]:
             "preview": game.preview.to_json(),
             "rules_version": game.rules_version,
             "higher_is_better": game.higher_is_better,
+            "min_meld": game.min_meld,
         }
         for gid, game in available_games().items()
     ]

@@ -21,6 +21,7 @@ class LadderGame(Declared):
 
     id = "okey-ladder"
     title = "Ladder Okey"
+    min_meld = 2  # a pair; sets and runs hold three tiles at least
     min_seats = SEATS
     max_seats = SEATS
     default_seats = SEATS

@@ -28,6 +28,7 @@ class RemiGame(Declared):
 
     id = "remi"
     title = "Remi"
+    min_meld = 3  # a set or a run of three cards at least
     min_seats = 2
     max_seats = 4
     default_seats = 4

@@ -29,6 +29,7 @@ class TileRummyGame(Declared):
 
     id = "tile-rummy"
     title = "Tile Rummy 500"
+    min_meld = 3  # a group or a run of three tiles at least
     min_seats = 2
     max_seats = 4
     default_seats = 4

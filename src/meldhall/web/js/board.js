@@ -3,7 +3,7 @@
 // end-of-hand screen, the match result with the fairness proof, and the toolbar. Each page
 // brings its own connection and session; this module only turns server messages into the
 // table and the person's clicks into `act` messages.
-import { gameKey, languageSelect } from './page.js';
+import { gameKey, gameList, languageSelect } from './page.js';
 import { t, el, fmt } from './i18n.js';
 import { applyDisplay } from './settings.js';
 import { button, dialog, closeDialog, toast, scoreTable } from './ui/parts.js';
@@ -23,12 +23,14 @@ const PLACES = { 1: ['bottom'], 2: ['bottom', 'top'], 3: ['bottom', 'right', 'le
  */
 export async function openTable({ gameId, settings, send, nameOf, onRender }) {
   applyDisplay(document.getElementById('felt'), settings);
-  const { createView } = await import(`./games/${gameId}.js`);
+  const [{ createView }, games] = await Promise.all([import(`./games/${gameId}.js`), gameList().catch(() => [])]);
   let pending = [];
   let weighing = [];
   let shownHand = null;
   const ctx = {
     gameId,
+    /** The fewest pieces of a meld, as the game declares it (/api/games). */
+    minMeld: games.find((g) => g.id === gameId)?.min_meld || 0,
     settings,
     board: document.getElementById('board'),
     status: document.getElementById('status'),

@@ -6,7 +6,7 @@
 //
 // The page's address names the table it is at (/online?table=ID, or ?watch=ID for a
 // spectator), so a reload or a reconnection goes back to it (the server gives the seat back).
-import { boot, getJSON, gameKey } from './page.js';
+import { boot, gameKey, gameList } from './page.js';
 import { t, el } from './i18n.js';
 import { Net } from './net.js';
 import { button, dialog, closeDialog, toast, scoreTable } from './ui/parts.js';
@@ -20,7 +20,7 @@ const GONE = ['no_table', 'table_full', 'table_started', 'not_started'];
 
 const settings = await boot('online');
 const page = document.getElementById('page');
-const games = (await getJSON('/api/games')).filter((g) => g.default_seats > 1);
+const games = (await gameList()).filter((g) => g.default_seats > 1);
 let myName = await guest(localStorage.getItem(NAME_KEY) || '');
 let at = wantedTable();
 let afterName = null;

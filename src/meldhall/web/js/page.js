@@ -61,6 +61,14 @@ export async function getJSON(url) {
   return r.json();
 }
 
+let games = null;
+
+/** Return the games the server declares (`/api/games`, fetched once a page). */
+export function gameList() {
+  games ||= getJSON('/api/games');
+  return games;
+}
+
 /** Return the title key of a game ("game.okey-ladder"). */
 export function gameKey(id) {
   return `game.${id}`;

@@ -1,7 +1,7 @@
 // The solo table page: connects, starts or resumes the solo match, and shows it with the
 // shared table (board.js); adds the seed dialog, the match result with the revealed seed,
 // publishing a result and starting a new match.
-import { boot, setToken, gameKey, getJSON } from './page.js';
+import { boot, setToken, gameKey, gameList } from './page.js';
 import { t, el } from './i18n.js';
 import { Net } from './net.js';
 import { button, dialog, closeDialog, toast } from './ui/parts.js';
@@ -16,7 +16,7 @@ const net = new Net((m) => take(m), (s) => document.body.classList.toggle('offli
 const [settings, , games] = await Promise.all([
   boot('games'),
   import(`./games/${gameId}.js`).catch(() => null),
-  getJSON('/api/games').catch(() => []),
+  gameList().catch(() => []),
 ]);
 const declared = games.find((g) => g.id === gameId) || {};
 const LEVEL_KEY = 'meldhall.level';

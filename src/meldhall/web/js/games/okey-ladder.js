@@ -2,7 +2,7 @@
 // each player has opened in front of them, the current need in the corner, and the moves of
 // 101 Okey: lay down (from a selection, or each group of adjacent tiles on the rack), lay off,
 // exchange a joker, push a pair onto a pairs opener, recall, return the taken tile, discard.
-import { speaker } from '../ui/names.js';
+import { pieceNames, speaker } from '../ui/names.js';
 import { el, t, fmt } from '../i18n.js';
 import { Rack } from '../ui/rack.js';
 import { faceOf, pieceEl } from '../ui/tiles.js';
@@ -105,7 +105,7 @@ export function createView(ctx) {
     const buttons = [];
     const add = (key, fn, id, cls = 'act') => buttons.push(button(key, fn, { cls, attrs: { id } }));
     if (sel.length === 1 && ctx.legal((a) => a.type === 'discard' && a.tile === sel[0]).length) add('act.discard', () => discard(sel[0]), 'act-discard');
-    if (sel.length >= 2 && canLay()) add('ladder.lay', () => layDown(sel), 'act-meld');
+    if (sel.length >= ctx.minMeld && canLay()) add('ladder.lay', () => layDown(sel), 'act-meld');
     if (ctx.legal((a) => a.type === 'recall').length) add('ladder.recall', () => ctx.send({ type: 'recall' }), 'act-recall', '');
     if (ctx.legal((a) => a.type === 'return').length) add('ladder.return', () => ctx.send({ type: 'return' }), 'act-return', '');
     if (sel.length === 2 && ctx.legal((a) => a.type === 'give' && sameTiles(a.tiles, sel)).length) {
@@ -127,19 +127,17 @@ export function createView(ctx) {
   /** Lay the selection: each group of adjacent selected tiles on the rack is one combination. */
   async function layDown(sel) {
     const groups = rack.groups().map((g) => g.filter((x) => sel.includes(x))).filter((g) => g.length);
-    const melds = groups.length > 1 && groups.every((g) => g.length >= 2) ? groups : [rack.selected()];
+    const melds = groups.length > 1 && groups.every((g) => g.length >= ctx.minMeld) ? groups : [rack.selected()];
     rack.selection.clear();
     for (const tiles of melds) {
-      if (!(await ctx.send(meldAction(tiles)))) break;
+      // the server lists every pair, set and run the rack may lay now: no other is sent
+      const listed = ctx.legal((a) => a.type === 'meld' && sameTiles(a.tiles, tiles));
+      if (!listed.length) {
+        ctx.toast(t('ladder.no_meld', { tiles: pieceNames('okey', tiles, isJoker) }), 'bad');
+        break;
+      }
+      if (!(await ctx.send(listed[0].json))) break;
     }
-  }
-
-  function meldAction(tiles) {
-    const listed = ctx.legal((a) => a.type === 'meld' && sameTiles(a.tiles, tiles));
-    if (listed.length) return listed[0].json;
-    const numbers = tiles.filter((x) => !isJoker(x) && /\d/.test(x)).map((x) => Number(/\d+/.exec(x)[0]));
-    const kind = tiles.length === 2 ? 'pair' : numbers.every((n) => n === numbers[0]) ? 'set' : 'run';
-    return { type: 'meld', kind, tiles };
   }
 
   async function clickCombo(combo, e) {

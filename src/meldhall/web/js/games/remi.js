@@ -77,8 +77,8 @@ export function createView(ctx) {
     const mine = obs.to_act.includes(ctx.seat) && obs.phase === 'play';
     if (mine) {
       if (sel.length === 1 && ctx.legal((a) => a.type === 'discard' && a.card === sel[0]).length) buttons.push(button('act.discard', () => discard(sel[0]), { cls: 'act', attrs: { id: 'act-discard' } }));
-      if (sel.length >= 3 && !obs.opened[ctx.seat]) buttons.push(button('remi.open', () => open(sel), { cls: 'act', attrs: { id: 'act-open' } }), weigh(sel));
-      if (sel.length >= 3 && obs.opened[ctx.seat]) buttons.push(button('remi.meld', () => meld(sel), { cls: 'act', attrs: { id: 'act-meld' } }));
+      if (sel.length >= ctx.minMeld && !obs.opened[ctx.seat]) buttons.push(button('remi.open', () => open(sel), { cls: 'act', attrs: { id: 'act-open' } }), weigh(sel));
+      if (sel.length >= ctx.minMeld && obs.opened[ctx.seat]) buttons.push(button('remi.meld', () => meld(sel), { cls: 'act', attrs: { id: 'act-meld' } }));
       if (!buttons.length) buttons.push(el('span', { cls: 'prompt', key: obs.opened[ctx.seat] ? 'remi.hint_play' : 'remi.hint_open' }));
     }
     actionBar.replaceChildren(sortButtons(rack, ['runs', 'groups']), ...buttons);
@@ -94,7 +94,7 @@ export function createView(ctx) {
    * selected cards on the rack (one meld each), else the whole selection as one meld. */
   function openingSpecs(sel) {
     const groups = rack.groups().map((g) => g.filter((x) => sel.includes(x))).filter((g) => g.length);
-    const melds = groups.length > 1 && groups.every((g) => g.length >= 3) ? groups : [rack.selected()];
+    const melds = groups.length > 1 && groups.every((g) => g.length >= ctx.minMeld) ? groups : [rack.selected()];
     return melds.map(meldSpec);
   }
 

@@ -89,7 +89,7 @@ export function createView(ctx) {
     const ends = mine && ctx.legal((a) => a.type === 'end').length > 0;
     if (mine && obs.phase === 'play') {
       if (sel.length === 1 && ctx.legal((a) => a.type === 'discard' && a.tile === sel[0]).length) buttons.push(button('act.discard', () => discard(sel[0]), { cls: 'act', attrs: { id: 'act-discard' } }));
-      if (sel.length >= 3) buttons.push(button('rummy.meld', () => meld(sel), { cls: 'act', attrs: { id: 'act-meld' } }));
+      if (sel.length >= ctx.minMeld) buttons.push(button('rummy.meld', () => meld(sel), { cls: 'act', attrs: { id: 'act-meld' } }));
       if (dissolve.size) buttons.push(button('rummy.rearrange', () => rearrange(sel), { cls: 'act', attrs: { id: 'act-rearrange' } }));
       if (!buttons.length && !ends) buttons.push(el('span', { cls: 'prompt', key: 'rummy.hint_play' }));
     }
@@ -120,7 +120,7 @@ export function createView(ctx) {
     const tile = obs.pile[pick - 1];
     const withTile = [...sel, tile];
     const listed = ctx.legal((a) => a.type === 'take' && a.index === pick && a.use.type === 'meld' && sameTiles(a.use.tiles, withTile));
-    const action = listed.length ? listed[0].json : sel.length >= 2 ? { type: 'take', index: pick, use: { type: 'meld', ...meldJson(withTile) } } : null;
+    const action = listed.length ? listed[0].json : sel.length + 1 >= ctx.minMeld ? { type: 'take', index: pick, use: { type: 'meld', ...meldJson(withTile) } } : null;
     const adds = ctx.legal((a) => a.type === 'take' && a.index === pick && a.use.type === 'add');
     const chosen = action || adds[0]?.json;
     if (!chosen) return ctx.toast(t('rummy.take_needs'), 'bad');

@@ -161,6 +161,9 @@ class Table:
         self.person_seats = [s for s, p in enumerate(data.players) if p.get("kind") == "person"]
         self._wake = asyncio.Event()
         self._runner: asyncio.Task[None] | None = None
+        self._stopping = False
+        """Set by ``stop``: the bots' task ends at its next step even if a cancellation
+        was lost (3.11's ``wait_for`` can swallow one that meets a finished decision)."""
 
     # ------------------------------------------------------------------ rebuilding
 
@@ -512,11 +515,14 @@ class Table:
     def start(self) -> None:
         """Start the task that plays the bots' turns."""
         if self._runner is None and self.bots:
+            self._stopping = False
             self._runner = asyncio.get_running_loop().create_task(self._run_bots())
 
     async def stop(self) -> None:
         """Stop the bots' task."""
         if self._runner is not None:
+            self._stopping = True
+            self._wake.set()
             self._runner.cancel()
             with contextlib.suppress(asyncio.CancelledError):
                 await self._runner
@@ -552,7 +558,7 @@ class Table:
         return decision.action
 
     async def _run_bots(self) -> None:
-        while not self.over:
+        while not self.over and not self._stopping:
             seat = self._bot_turn()
             if seat is None:
                 self._wake.clear()
@@ -569,7 +575,7 @@ class Table:
                 obs = self.state.observation(seat) if bot.needs_observation else {}
             action = await self._think(seat, bot, obs, legal, version)
             async with self.lock:
-                if self.version != version or seat not in self.state.to_act():
+                if self._stopping or self.version != version or seat not in self.state.to_act():
                     continue
                 try:
                     self._apply(seat, action)

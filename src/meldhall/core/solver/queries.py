@@ -25,11 +25,21 @@ _SCALE = 1 << 24
 """Weight of the main objective over the tie-break in one score."""
 
 
+def _value_first(t: Template) -> int:
+    return t.value * _SCALE + t.naturals + t.jokers
+
+
+def _placed_first(t: Template) -> int:
+    return (t.naturals + t.jokers) * _SCALE + t.value
+
+
 def _score(objective: str) -> Callable[[Template], int]:
+    """Return the score of a meld for ``objective`` (one function per objective: the search
+    caches scores per function)."""
     if objective == "value":
-        return lambda t: t.value * _SCALE + t.naturals + t.jokers
+        return _value_first
     if objective == "placed":
-        return lambda t: (t.naturals + t.jokers) * _SCALE + t.value
+        return _placed_first
     raise ValueError(f"objective must be 'value' or 'placed', got {objective!r}")
 
 

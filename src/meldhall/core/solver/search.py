@@ -16,6 +16,7 @@ best value (openings against a threshold).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from meldhall.core.solver.universe import FIELD, Template, Universe
 
@@ -56,15 +57,15 @@ class Search:
         hand: int,
     ) -> None:
         self._u = universe
-        self._cands, self.start, self.size = prepare(universe, hand, free)
-        self._score = {t.mask: score(t) for group in self._cands for t in group}
-        for t in universe.wild:
-            self._score[t.mask] = score(t)
+        scored = _scored(universe, score)
+        self._score = scored.table
+        self._cands, self._moves, self.start, self.size = _prepare_scored(
+            universe, scored, hand, free
+        )
         self._free = free
         self._free_jokers = free_jokers
         self._memo: dict[int, int] = {}
         self._bound: dict[int, int] = {}
-        self._moves = [tuple((t.mask, self._score[t.mask]) for t in g) for g in self._cands]
         self._end: dict[int, tuple[int, tuple[Template, ...]]] = {}
 
     def best(self, hand: int, must: int = 0) -> int:
@@ -223,6 +224,73 @@ class Search:
                 result = cand_
         self._end[jokers] = result
         return result
+
+
+@dataclass(frozen=True, slots=True)
+class _Scored:
+    """A universe's melds with one score function's scores, computed once per pair."""
+
+    universe: Universe
+    table: dict[int, int]
+    """Meld mask → score, every meld of the universe."""
+    by_low: tuple[tuple[tuple[int, int, Template], ...], ...]
+    """Per lowest slot, (mask, score, meld) in the universe's order."""
+
+
+_SCORED: dict[tuple[int, Score], _Scored] = {}
+_SCORED_MAX = 256
+
+
+def _scored(universe: Universe, score: Score) -> _Scored:
+    """Return the melds of ``universe`` scored by ``score`` (cached on the universe's
+    identity and the function: compiled universes are cached too)."""
+    key = (id(universe), score)
+    got = _SCORED.get(key)
+    if got is not None and got.universe is universe:
+        return got
+    table = {t.mask: score(t) for group in universe.by_low for t in group}
+    table.update((t.mask, score(t)) for t in universe.wild)
+    by_low = tuple(tuple((t.mask, table[t.mask], t) for t in g) for g in universe.by_low)
+    if len(_SCORED) >= _SCORED_MAX:
+        _SCORED.clear()
+    got = _SCORED[key] = _Scored(universe, table, by_low)
+    return got
+
+
+def _prepare_scored(
+    universe: Universe, scored: _Scored, hand: int, free: list[int]
+) -> tuple[list[tuple[Template, ...]], list[tuple[tuple[int, int], ...]], int, int]:
+    """Return ``prepare``'s answer with, per slot, the (mask, score) of its melds."""
+    guard = universe.guard
+    held = hand | guard
+    empty: tuple[Template, ...] = ()
+    cands: list[tuple[Template, ...]] = [empty] * universe.kinds
+    moves: list[tuple[tuple[int, int], ...]] = [()] * universe.kinds
+    used = 0
+    rest = hand & universe.natural_mask
+    present = []
+    by_low = scored.by_low
+    while rest:
+        k = ((rest & -rest).bit_length() - 1) // FIELD
+        rest &= ~(15 << (FIELD * k))
+        present.append(k)
+        group = [x for x in by_low[k] if (held - x[0]) & guard == guard]
+        if group:
+            cands[k] = tuple(x[2] for x in group)
+            moves[k] = tuple((x[0], x[1]) for x in group)
+            for x in group:
+                used |= x[0]
+    start = hand
+    size = hand >> universe.joker_shift
+    for k in present:
+        shift = FIELD * k
+        count = (hand >> shift) & 15
+        if not (used >> shift) & 15:
+            drop = min(count, free[k])
+            start -= drop << shift
+            count -= drop
+        size += count
+    return cands, moves, start, size
 
 
 def prepare(

@@ -11,6 +11,8 @@ from collections.abc import Mapping
 from typing import Any
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+"""A ``\\uD800``-style escape in JSON text (or text that looks like one)."""
 
 
 class EdgeError(ValueError):
@@ -50,8 +52,18 @@ def decode_json(text: str | bytes, max_depth: int) -> Any:
         value = json.loads(text)
     except (ValueError, RecursionError) as exc:
         raise EdgeError("bad_json", f"not JSON: {exc}") from exc
-    _check_value(value, max_depth)
+    if _may_hold_surrogate(text):
+        _check_value(value, max_depth)
     return value
+
+
+def _may_hold_surrogate(text: str | bytes) -> bool:
+    """Return whether the value of JSON ``text`` may hold a lone surrogate: text with no
+    surrogate character and no escape of one cannot (its depth is checked already by
+    ``_opens_deeper``, so a message of a client's ordinary play is walked no further)."""
+    if isinstance(text, bytes):
+        return True  # json.loads reads bytes with "surrogatepass": walk the value
+    return bool(_SURROGATE.search(text) or _ESCAPED_SURROGATE.search(text))
 
 
 def _opens_deeper(text: str | bytes, max_depth: int) -> bool:

@@ -7,7 +7,7 @@ check every message the server sends.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 Schema = Mapping[str, Any]
@@ -211,26 +211,52 @@ def check(value: Any, schema: Schema, where: str = "message") -> None:
     Traceback (most recent call last):
     ...
     meldhall.server.protocol.SchemaError: message.a must be integer
+    >>> check({"a": [1, -1]}, {"properties": {"a": {"items": {"minimum": 0}}}})
+    Traceback (most recent call last):
+    ...
+    meldhall.server.protocol.SchemaError: message.a[1] must be at least 0
     """
+    _check(value, schema, where, None)
+
+
+def _where(parent: str, key: str | int | None) -> str:
+    """Return the name of a place in a message: ``parent``, its field ``key`` or its item
+    number ``key`` (built only for an error message: a valid message costs no text)."""
+    if key is None:
+        return parent
+    return f"{parent}[{key}]" if isinstance(key, int) else f"{parent}.{key}"
+
+
+def _check(value: Any, schema: Schema, parent: str, key: str | int | None) -> None:
+    """Check ``value`` (at ``_where(parent, key)``) against ``schema`` (see ``check``)."""
     if "const" in schema and value != schema["const"]:
-        raise SchemaError(f"{where} must be {schema['const']!r}")
+        raise SchemaError(f"{_where(parent, key)} must be {schema['const']!r}")
     kinds = schema.get("type")
-    if kinds is not None:
+    if kinds is not None and not _is_any(value, kinds):
         names = [kinds] if isinstance(kinds, str) else list(kinds)
-        if not any(_is(value, name) for name in names):
-            raise SchemaError(f"{where} must be {' or '.join(names)}")
+        raise SchemaError(f"{_where(parent, key)} must be {' or '.join(names)}")
     if isinstance(value, str):
         if len(value) > schema.get("maxLength", len(value)):
-            raise SchemaError(f"{where} is longer than {schema['maxLength']}")
+            raise SchemaError(f"{_where(parent, key)} is longer than {schema['maxLength']}")
         if len(value) < schema.get("minLength", 0):
-            raise SchemaError(f"{where} is empty")
-    if _is(value, "integer") and value < schema.get("minimum", value):
-        raise SchemaError(f"{where} must be at least {schema['minimum']}")
-    if isinstance(value, dict):
-        _check_object(value, schema, where)
-    if isinstance(value, list) and "items" in schema:
+            raise SchemaError(f"{_where(parent, key)} is empty")
+    elif isinstance(value, int) and not isinstance(value, bool):
+        if value < schema.get("minimum", value):
+            raise SchemaError(f"{_where(parent, key)} must be at least {schema['minimum']}")
+    elif isinstance(value, dict):
+        if "properties" in schema or "required" in schema or "additionalProperties" in schema:
+            _check_object(value, schema, _where(parent, key))
+    elif isinstance(value, list) and "items" in schema:
+        where = _where(parent, key)
         for i, item in enumerate(value):
-            check(item, schema["items"], f"{where}[{i}]")
+            _check(item, schema["items"], where, i)
+
+
+def _is_any(value: Any, kinds: str | Sequence[str]) -> bool:
+    """Return whether ``value`` is of the type ``kinds`` names, or of one of them."""
+    if isinstance(kinds, str):
+        return _is(value, kinds)
+    return any(_is(value, name) for name in kinds)
 
 
 def _is(value: Any, name: str) -> bool:
@@ -245,12 +271,12 @@ def _check_object(value: dict[str, Any], schema: Schema, where: str) -> None:
         if key not in value:
             raise SchemaError(f"{where} lacks {key!r}")
     if schema.get("additionalProperties") is False:
-        extra = sorted(set(value) - set(props))
+        extra = value.keys() - props.keys()
         if extra:
-            raise SchemaError(f"{where} has unknown field {extra[0]!r}")
+            raise SchemaError(f"{where} has unknown field {sorted(extra)[0]!r}")
     for key, sub in props.items():
         if key in value:
-            check(value[key], sub, f"{where}.{key}")
+            _check(value[key], sub, where, key)
 
 
 def check_client(message: Any) -> str:

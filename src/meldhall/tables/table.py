@@ -26,6 +26,7 @@ from meldhall.games.registry import find_game
 from meldhall.store.repository import BrokenMatch, MatchData, Snapshot, Store
 from meldhall.store.snapshots import code_fingerprint, entry_digest, seal, unseal
 from meldhall.tables.commits import GroupCommit
+from meldhall.tables.listing import legal_json
 from meldhall.tables.metrics import BOT_SECONDS
 from meldhall.tables.thinking import Thinker
 
@@ -304,7 +305,7 @@ class Table:
         legal: list[dict[str, JSON]] = []
         to_act = shared["to_act"]
         if seat is not None and isinstance(to_act, list) and seat in to_act:
-            legal = [{"json": a.to_json(), "text": str(a)} for a in self.state.legal_actions(seat)]
+            legal = legal_json(self.state.legal_actions(seat))
         return {
             **shared,
             "seat": seat,

@@ -72,7 +72,8 @@ def mean_ci(values: Sequence[float]) -> tuple[float, float, float]:
     return mean, mean - half, mean + half
 
 
-def _fmt(values: Sequence[float]) -> str:
+def fmt_ci(values: Sequence[float]) -> str:
+    """Return "mean [low, high]" with the 95 % confidence interval."""
     mean, low, high = mean_ci(values)
     return f"{mean:.1f} [{low:.1f}, {high:.1f}]"
 
@@ -101,13 +102,13 @@ def main(args: argparse.Namespace) -> int:
         )
     model_s, expert_s, perfect_s, bound_s = (list(col) for col in zip(*rows, strict=True))
     print(f"decks {decks} (seed {args.seed!r})")
-    print(f"model alone (old expert): {_fmt(model_s)}")
-    print(f"expert (look-ahead):      {_fmt(expert_s)}")
-    print(f"perfect information:      {_fmt(perfect_s)}")
-    print(f"honest bound:             {_fmt(bound_s)}")
-    print(f"expert - model:           {_fmt([e - m for m, e, _, _ in rows])}")
-    print(f"bound - perfect:          {_fmt([b - p for _, _, p, b in rows])}")
-    print(f"bound - {GOAL:.2f} x perfect:   {_fmt([b - GOAL * p for _, _, p, b in rows])}")
+    print(f"model alone (old expert): {fmt_ci(model_s)}")
+    print(f"expert (look-ahead):      {fmt_ci(expert_s)}")
+    print(f"perfect information:      {fmt_ci(perfect_s)}")
+    print(f"honest bound:             {fmt_ci(bound_s)}")
+    print(f"expert - model:           {fmt_ci([e - m for m, e, _, _ in rows])}")
+    print(f"bound - perfect:          {fmt_ci([b - p for _, _, p, b in rows])}")
+    print(f"bound - {GOAL:.2f} x perfect:   {fmt_ci([b - GOAL * p for _, _, p, b in rows])}")
     print(
         f"expert / perfect:         {statistics.fmean(expert_s) / statistics.fmean(perfect_s):.3f}"
     )

@@ -102,9 +102,13 @@ class ModelValues:
     """The expert's value estimates, exact with at most ``EXACT_DECK`` cards unseen:
     ``after_card(unseen, kept)`` values every card that may be drawn next."""
 
-    def __init__(self, table: ScoreTable, exact_deck: int = EXACT_DECK) -> None:
+    def __init__(self, table: ScoreTable, exact_deck: int = EXACT_DECK, scale: float = 1.0) -> None:
+        """``exact_deck``: the most unseen cards valued exactly; ``scale``: the factor of the
+        model's values in ``after_card`` (0: every position with more unseen cards priced 0,
+        so a bound's charges come from the exact end of the game only)."""
         self.table = table
         self.exact_deck = exact_deck
+        self.scale = scale
         self.hands: dict[tuple[int, int], float] = {}
 
     def after_card(self, unseen: int, kept: int) -> dict[int, float]:
@@ -123,6 +127,18 @@ class ModelValues:
             return {
                 c: exact_keep_value(unseen & ~(1 << c), kept | 1 << c, table, False) for c in cards
             }
+        if not self.scale:
+            return dict.fromkeys(cards, 0.0)
+        if self.scale != 1.0:
+            scaled = self.after_card_model(unseen, kept, cards, full)
+            return {c: self.scale * v for c, v in scaled.items()}
+        return self.after_card_model(unseen, kept, cards, full)
+
+    def after_card_model(
+        self, unseen: int, kept: int, cards: list[int], full: bool
+    ) -> dict[int, float]:
+        """Return the model's (unscaled) values of ``after_card``."""
+        deck = len(cards) - 1
         if full:
             return self.hand_values(unseen, kept, cards)
         unseen_rows = np.array([unseen & ~(1 << c) for c in cards], dtype=np.int64)

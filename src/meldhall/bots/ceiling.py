@@ -37,7 +37,7 @@ from meldhall.bots.tile_rummy import GreedyBot as TileRummyGreedy
 from meldhall.bots.tile_rummy_strong import StrongBot as TileRummyStrong
 from meldhall.core.engine import JSON, Action, Bot, State
 from meldhall.core.errors import MeldhallError
-from meldhall.games.okey_cards.pieces import CARD_IDS
+from meldhall.games.okey_cards.pieces import CARD_IDS, cards_of, number_of
 from meldhall.games.okey_cards.planner import (
     HAND_LIMIT,
     Position,
@@ -206,6 +206,15 @@ class DeckSolver:
         self.memo: dict[int, int] = {}
         self.triple_points: dict[int, int] = {}
         self.keeps: dict[int, list[tuple[int, int, int]]] = {}
+        self.caps: dict[int, int] = {}
+        self.led = [
+            [
+                (mask, value)
+                for mask, value in ts
+                if number_of(card) == min(map(number_of, cards_of(mask)))
+            ]
+            for card, ts in enumerate(triples_of_card(table))
+        ]
 
     def best_now(self, cards: int) -> int:
         """Return the points of the best triple among ``cards`` (0 for none)."""
@@ -253,22 +262,44 @@ class DeckSolver:
         found = self.memo.get(key)
         if found is not None:
             return found
-        best = 0
         n, single, suffix, points = (
             len(self.deck),
             self.single_draw,
             self.suffix,
             self.triple_points,
         )
+        tries = []
         for keep, rest, room in self.options(live):
             now = points.get(rest)
             if now is None:
                 now = self.best_now(rest)
             j = min(n, i + (min(1, room) if single else room))
-            total = now + self.value(j, keep | (unseen & ~suffix[j]))
+            tries.append((now + self.cap(keep | unseen), now, j, keep | (unseen & ~suffix[j])))
+        tries.sort(reverse=True)
+        best = 0
+        for most, now, j, after in tries:
+            if most <= best:
+                break  # no later option can do better: the value stays exact
+            total = now + self.value(j, after)
             if total > best:
                 best = total
         self.memo[key] = best
+        return best
+
+    def cap(self, cards: int) -> int:
+        """Return the most points disjoint triples among ``cards`` can score (order and hand
+        limit ignored): an upper bound on what they will still score."""
+        found = self.caps.get(cards)
+        if found is not None:
+            return found
+        best = 0
+        if cards:
+            low = min(cards_of(cards), key=lambda c: (number_of(c), c))
+            best = self.cap(cards & ~(1 << low))
+            for mask, value in self.led[low]:
+                if mask & cards == mask:
+                    best = max(best, value + self.cap(cards & ~mask))
+        self.caps[cards] = best
         return best
 
 

@@ -9,6 +9,10 @@ It plays like ``greedy`` (bots/remi.py) except how it judges a discard:
   to be paid for soon, so the card's points weigh more the fewer cards that opponent holds
   (``DANGER_WEIGHT``), and a card the next player could lay off (he may take it and go out)
   is held back harder.
+- **Feeding**: a card the next player would take (he holds two cards that meld with it) is
+  held back by the chance that he does (``remi_feed.take_chance``: his known cards, his hand
+  size and the unseen cards), weighted ``FEED_WEIGHT``. The ceiling showed that refusing
+  the discards he takes is nearly all its gain (``docs/bots.md``).
 """
 
 from __future__ import annotations
@@ -34,7 +38,7 @@ LIVE_WEIGHT = 4
 
 LIVE_CAP = 8
 
-FEED_WEIGHT: tuple[float, float] = (0.0, 0.0)
+FEED_WEIGHT: tuple[float, float] = (20.0, 40.0)
 """Keep score for a discard the next player would take (``remi_feed.take_chance``: the chance
 he holds two cards that meld with it), when he has not opened and when he has."""
 

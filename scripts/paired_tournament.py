@@ -10,14 +10,14 @@ deal), exactly the games ``meldhall tournament GAME --bots A,greedy,greedy,greed
 --seed S --workers 1`` plays, so each side's figure is the tournament's. It prints each
 side's first-place share and mean rank with their 95 % intervals clustered by deal, and the
 paired difference B - A with its interval (the per-deal differences: the deals' luck cancels,
-so it is much narrower than the two intervals).
+so it is much narrower than the two intervals), also after every K deals
+(``--report-every K``), so a long run stopped early still has its figures.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
-import math
 import statistics
 import sys
 import time
@@ -54,11 +54,16 @@ def main(argv: Sequence[str]) -> int:
     parser.add_argument("--deals", type=int, default=100)
     parser.add_argument("--seed", default="tournament")
     parser.add_argument("--option", action="append", default=[])
+    parser.add_argument("--report-every", type=int, default=25, metavar="K")
     args = parser.parse_args(argv)
     game = find_game(args.game)
     sides = {"A": factory(game.id, args.a), "B": factory(game.id, args.b)}
     plain = tournament.player
-    tournament.player = lambda g, name: sides[name]() if name in sides else plain(g, name)
+
+    def seat(game_id: str, name: str) -> Bot:
+        return sides[name]() if name in sides else plain(game_id, name)
+
+    tournament.player = seat
     raw = parse_option_args(args.option)
     game.options(raw)
     firsts: dict[str, list[float]] = {"A": [], "B": []}
@@ -75,8 +80,25 @@ def main(argv: Sequence[str]) -> int:
             ranks[side].append(statistics.fmean(r.ranks[0] for r in results))
             cpu[side] += sum(r.cpu_ms[0] for r in results)
             decisions[side] += sum(r.decisions[0] for r in results)
-        if (deal + 1) % 25 == 0:
-            print(f"  {deal + 1} deals, {time.perf_counter() - start:.0f} s", flush=True)
+        if (deal + 1) % args.report_every == 0 and deal + 1 < args.deals:
+            print(f"after {deal + 1} deals, {time.perf_counter() - start:.0f} s:")
+            report(args, firsts, ranks, cpu, decisions)
+    print(f"{args.deals} deals, {time.perf_counter() - start:.0f} s:")
+    report(args, firsts, ranks, cpu, decisions)
+    return 0
+
+
+def report(
+    args: argparse.Namespace,
+    firsts: dict[str, list[float]],
+    ranks: dict[str, list[float]],
+    cpu: dict[str, float],
+    decisions: dict[str, int],
+) -> None:
+    """Print both sides' figures and the paired difference over the deals played so far."""
+    deals = len(firsts["B"])
+    firsts = {k: v[:deals] for k, v in firsts.items()}
+    ranks = {k: v[:deals] for k, v in ranks.items()}
     for side, spec in (("A", args.a), ("B", args.b)):
         f, r = interval(firsts[side]), interval(ranks[side])
         per = cpu[side] / max(1, decisions[side])
@@ -87,11 +109,11 @@ def main(argv: Sequence[str]) -> int:
     gain = interval([b - a for a, b in zip(firsts["A"], firsts["B"], strict=True)])
     rank_gain = interval([b - a for a, b in zip(ranks["A"], ranks["B"], strict=True)])
     print(
-        f"B - A over {args.deals} deals: first {100 * gain[0]:+.1f} points "
+        f"B - A over {deals} deals: first {100 * gain[0]:+.1f} points "
         f"[{100 * gain[1]:+.1f}, {100 * gain[2]:+.1f}], rank {rank_gain[0]:+.3f} "
-        f"[{rank_gain[1]:+.3f}, {rank_gain[2]:+.3f}] ({time.perf_counter() - start:.0f} s)"
+        f"[{rank_gain[1]:+.3f}, {rank_gain[2]:+.3f}]",
+        flush=True,
     )
-    return 0 if all(not math.isnan(x) for x in gain) else 1
 
 
 if __name__ == "__main__":

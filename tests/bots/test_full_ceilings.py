@@ -88,3 +88,32 @@ def test_the_full_ceiling_without_a_state_plays_as_its_strong_bot() -> None:
 def test_a_ceiling_needs_one_candidate_at_least() -> None:
     with pytest.raises(ValueError, match="candidates must be at least 1, got 0"):
         ClairvoyantCeiling(make_bot("remi", "strong"), lambda: make_bot("remi", "greedy"), False, 0)
+
+
+class _FullListOnly:
+    """A proposer that cannot choose among a part of the listed moves (it raises)."""
+
+    needs_observation = True
+
+    def __init__(self, full: int) -> None:
+        self.full = full
+
+    def choose(self, observation: object, legal: tuple[Action, ...], rng: object) -> Action:
+        if len(legal) < self.full:
+            raise ValueError("no discard left")
+        return legal[-1]
+
+
+def test_a_proposer_that_cannot_choose_among_fewer_moves_keeps_its_own_choice() -> None:
+    game = find_game("remi")
+    state = game.new_state(game.options(), 4, derive(b"full-ceiling", "picky"))
+    seat = min(state.to_act())
+    legal = state.legal_actions(seat)
+    assert len(legal) >= 2
+    ceiling = ClairvoyantCeiling(
+        _FullListOnly(len(legal)),
+        lambda: make_bot("remi", "greedy"),
+        game.higher_is_better,
+    )
+    ceiling.see_state(state)
+    assert ceiling.choose(state.observation(seat), legal, random.Random(0)) == legal[-1]

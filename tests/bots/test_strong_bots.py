@@ -17,12 +17,14 @@ from meldhall.bots.ceiling import (
     DeckSolver,
     FeedlessCeiling,
     OkeyCardsPerfect,
+    SichuanDefence,
     ceiling_bot,
     feeds,
     is_discard,
     opponents_waits,
 )
 from meldhall.bots.okey_ladder_strong import usefulness
+from meldhall.bots.remi_feed import partner_pairs, take_chance
 from meldhall.bots.remi_strong import live_partners
 from meldhall.bots.sichuan_flush import wait_value
 from meldhall.bots.tile_rummy import _View as RummyView
@@ -34,7 +36,9 @@ from meldhall.games.okey_cards.pieces import CARD_IDS
 from meldhall.games.okey_ladder.hints import FACE_INDEX, ID_OF
 from meldhall.games.okey_ladder.pieces import WILD
 from meldhall.games.registry import find_game, game_ids
-from meldhall.games.remi.pieces import parse_card_list
+from meldhall.games.remi.actions import DRAW_STOCK
+from meldhall.games.remi.actions import Discard as RemiDiscard
+from meldhall.games.remi.pieces import TOKEN, parse_card_list
 from meldhall.games.sichuan.actions import Discard as SichuanDiscard
 from meldhall.games.sichuan.hand import counts_of
 from meldhall.games.sichuan.pieces import KIND_OF
@@ -90,6 +94,50 @@ def test_remi_runs_count_both_ends_and_the_ace_high() -> None:
     assert live_partners(hand, unseen)[hand[0]] == 0
 
 
+def test_remi_take_chance_reads_the_next_players_known_cards_and_both_aces() -> None:
+    seven, ace = parse_card_list("7H AH")
+    unseen = [1] * 52
+    alone = take_chance(seven, [], 13, unseen, 80)
+    assert 0.0 < alone < 0.3
+    assert take_chance(seven, parse_card_list("7S 7D"), 13, unseen, 80) > 0.6
+    assert take_chance(seven, parse_card_list("8H 9H"), 13, unseen, 80) > 0.6
+    assert take_chance(seven, [], 0, unseen, 80) == 0.0  # nothing in hand to meld with
+    ace_pairs = {tuple(sorted(p)) for p in partner_pairs(ace >> 1)}
+    two, three, queen, king = (c >> 1 for c in parse_card_list("2H 3H QH KH"))
+    assert {(two, three), (queen, king)} <= ace_pairs  # A-2-3 and Q-K-A, never K-A-2
+    assert (two, king) not in ace_pairs and (king, two) not in ace_pairs
+
+
+def test_remi_strong_holds_back_the_card_the_next_player_took_partners_for() -> None:
+    game = find_game("remi")
+    for deal in range(20):
+        state = game.new_state(game.options(), 4, derive(b"remi-feed", deal))
+        seat = min(state.to_act())
+        state.apply(seat, DRAW_STOCK)
+        legal = state.legal_actions(seat)
+        discards = [a for a in legal if isinstance(a, RemiDiscard)]
+        if len(discards) != len(legal):
+            continue  # it could open: not the position this test wants
+        obs = json.loads(json.dumps(state.observation(seat)))
+        bot = make_bot("remi", "strong")
+        first = bot.choose(obs, legal, random.Random(0))
+        assert isinstance(first, RemiDiscard)
+        card = first.card
+        if card >= 104:
+            continue
+        suit, rank = divmod(card >> 1, 13)
+        partners = [s * 13 + rank for s in range(4) if s != suit][:2]
+        tokens = [TOKEN[2 * f] for f in partners]
+        if any(t in obs["hand"] or t in obs["discard"] for t in tokens):
+            continue
+        after = (seat + 1) % 4
+        obs["known"][after] = tokens  # he took two cards of its rank from the pile
+        second = make_bot("remi", "strong").choose(obs, legal, random.Random(0))
+        assert second != first
+        return
+    raise AssertionError("no position found to test")
+
+
 def _rummy_view(hand: list[str]) -> RummyView:
     game = find_game("tile-rummy")
     obs = dict(game.new_state(game.options(), 4, b"rummy-view").observation(0))
@@ -130,7 +178,7 @@ def test_sichuan_values_a_flush_wait_above_a_plain_one() -> None:
 
 def test_the_sichuan_ceiling_never_deals_in_while_a_safe_discard_exists() -> None:
     game = find_game("sichuan")
-    bots = [ceiling_bot("sichuan"), *(make_bot("sichuan", "greedy") for _ in range(3))]
+    bots = [SichuanDefence(), *(make_bot("sichuan", "greedy") for _ in range(3))]
     for deal in range(3):
         state = game.new_state(game.options(), 4, derive(b"ceiling", deal))
         rng = random.Random(deal)
@@ -167,7 +215,8 @@ def test_a_rummy_ceiling_never_feeds_while_a_discard_that_does_not_exists(
     game_id: str, takes: bool
 ) -> None:
     game = find_game(game_id)
-    ceiling = ceiling_bot(game_id)
+    partial = getattr(ceiling_module, f"{game_id.replace('-', '_')}_partial_ceiling", None)
+    ceiling = partial() if partial else ceiling_bot(game_id)
     assert isinstance(ceiling, FeedlessCeiling) and ceiling.takes is takes
     bots = [ceiling, *(make_bot(game_id, "greedy") for _ in range(3))]
     model = make_bot(game_id, "greedy")

@@ -25,12 +25,14 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
+from meldhall.bots.clairvoyant import ClairvoyantCeiling
 from meldhall.bots.okey import GreedyOkeyBot, StrongOkeyBot
 from meldhall.bots.okey_cards import ExpertBot
 from meldhall.bots.okey_ladder import GreedyBot as LadderGreedy
 from meldhall.bots.okey_ladder_strong import StrongBot as LadderStrong
 from meldhall.bots.remi import GreedyRemiBot
 from meldhall.bots.remi_strong import StrongRemiBot
+from meldhall.bots.sichuan import GreedyBot as SichuanGreedy
 from meldhall.bots.sichuan import _kind
 from meldhall.bots.sichuan_flush import StrongBot as SichuanStrong
 from meldhall.bots.tile_rummy import GreedyBot as TileRummyGreedy
@@ -73,8 +75,9 @@ def opponents_waits(state: State, seat: int) -> set[int]:
     return out
 
 
-class SichuanCeiling(SichuanStrong):
-    """Sichuan's strong bot with perfect defence (see the module docstring)."""
+class SichuanDefence(SichuanStrong):
+    """Sichuan's strong bot with perfect defence (see the module docstring): the partial
+    ceiling, and what proposes the full ceiling's moves."""
 
     def __init__(self) -> None:
         self.state: State | None = None
@@ -155,23 +158,71 @@ class FeedlessCeiling:
         return choice if choice in safe else self.strong.choose(observation, legal, rng)
 
 
-def okey_ceiling() -> Bot:
-    """Return okey's ceiling bot: its strong bot that never discards a tile the next player
-    wins on (avoiding every tile he would take cost more than it saved: 23 % first place
-    against 43 % over 10 deals)."""
+def searched(legal: Sequence[Action]) -> bool:
+    """Return whether the full ceiling plays out a decision: one with a discard among its
+    moves, or a small choice (draw from the stock or take, claim or pass)."""
+    return len(legal) <= 4 or any(is_discard(a) for a in legal)
+
+
+def full_ceiling(game_id: str, strong: Bot, model: Callable[[], Bot]) -> Bot:
+    """Return the full ceiling of a game (``ClairvoyantCeiling``, bots/clairvoyant.py): the
+    ``strong`` bot's three best moves played out to the end of the hand on the true state,
+    the stock or wall order included, every seat of the rollout a new ``model`` bot."""
+    higher = find_game(game_id).higher_is_better
+    return ClairvoyantCeiling(strong, model, higher, FULL_CANDIDATES, searched)
+
+
+FULL_CANDIDATES = 3
+"""How many of the strong bot's best moves the full ceilings play out."""
+
+
+def okey_partial_ceiling() -> Bot:
+    """Return okey's partial ceiling: its strong bot that never discards a tile the next
+    player wins on (avoiding every tile he would take cost more than it saved: 23 % first
+    place against 43 % over 10 deals)."""
     return FeedlessCeiling(StrongOkeyBot(), GreedyOkeyBot(), takes=False)
 
 
-def okey_ladder_ceiling() -> Bot:
-    """Return okey-ladder's ceiling bot: its strong bot that never discards a tile the next
-    player ends the hand with (avoiding takes too did no better: 30 % against 32.5 % over 10
-    deals)."""
+def okey_ceiling() -> Bot:
+    """Return okey's ceiling bot: the full ceiling over its strong bot."""
+    return full_ceiling("okey", StrongOkeyBot(), GreedyOkeyBot)
+
+
+def okey_ladder_partial_ceiling() -> Bot:
+    """Return okey-ladder's partial ceiling: its strong bot that never discards a tile the
+    next player ends the hand with (avoiding takes too did no better: 30 % against 32.5 %
+    over 10 deals)."""
     return FeedlessCeiling(LadderStrong(), LadderGreedy(), takes=False)
 
 
-def tile_rummy_ceiling() -> Bot:
-    """Return tile-rummy's ceiling bot (``FeedlessCeiling`` over its strong bot)."""
+def okey_ladder_ceiling() -> Bot:
+    """Return okey-ladder's ceiling bot: the full ceiling over its strong bot."""
+    return full_ceiling("okey-ladder", LadderStrong(), LadderGreedy)
+
+
+def tile_rummy_partial_ceiling() -> Bot:
+    """Return tile-rummy's partial ceiling (``FeedlessCeiling`` over its strong bot)."""
     return FeedlessCeiling(TileRummyStrong(), TileRummyGreedy())
+
+
+def tile_rummy_ceiling() -> Bot:
+    """Return tile-rummy's ceiling bot: the full ceiling over its strong bot."""
+    return full_ceiling("tile-rummy", TileRummyStrong(), TileRummyGreedy)
+
+
+class SichuanCeiling(ClairvoyantCeiling):
+    """Sichuan's ceiling bot (the name its declaration gives): the full ceiling over its
+    strong bot with perfect defence (``SichuanDefence``), every rollout seat sichuan's
+    greedy bot."""
+
+    def __init__(self) -> None:
+        super().__init__(
+            SichuanDefence(),
+            SichuanGreedy,
+            find_game("sichuan").higher_is_better,
+            FULL_CANDIDATES,
+            searched,
+        )
 
 
 def remi_ceiling() -> Bot:

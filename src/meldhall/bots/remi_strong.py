@@ -9,6 +9,10 @@ It plays like ``greedy`` (bots/remi.py) except how it judges a discard:
   to be paid for soon, so the card's points weigh more the fewer cards that opponent holds
   (``DANGER_WEIGHT``), and a card the next player could lay off (he may take it and go out)
   is held back harder.
+- **Feeding**: a card the next player would take (he holds two cards that meld with it) is
+  held back by the chance that he does (``remi_feed.take_chance``: his known cards, his hand
+  size and the unseen cards), weighted ``FEED_WEIGHT``. The ceiling showed that refusing
+  the discards he takes is nearly all its gain (``docs/bots.md``).
 """
 
 from __future__ import annotations
@@ -18,6 +22,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meldhall.bots.remi import STALL_TURNS, GreedyRemiBot, _View
+from meldhall.bots.remi_feed import take_chance
 from meldhall.core.engine import JSON, Action
 from meldhall.games.remi.actions import DRAW_DISCARD, DRAW_STOCK, Discard
 from meldhall.games.remi.best import meld_cards
@@ -32,6 +37,10 @@ LIVE_WEIGHT = 4
 """Keep score per live completing card (capped at ``LIVE_CAP`` per card)."""
 
 LIVE_CAP = 8
+
+FEED_WEIGHT: tuple[float, float] = (20.0, 40.0)
+"""Keep score for a discard the next player would take (``remi_feed.take_chance``: the chance
+he holds two cards that meld with it), when he has not opened and when he has."""
 
 TAKE_BEFORE_OPENING = True
 """Before opening, take the top discard whenever it completes a meld of the hand (greedy
@@ -135,7 +144,12 @@ class StrongRemiBot(GreedyRemiBot):
         in_melds = meld_cards(view.hand, view.rules)
         live = live_partners(view.hand, unseen_faces(observation))
         feeds = view._next_is_open()
-        next_count = observation["hand_counts"][_next_active(observation, seat)]
+        after = _next_active(observation, seat)
+        next_count = observation["hand_counts"][after]
+        feed = FEED_WEIGHT[bool(observation["opened"][after])]
+        unseen = unseen_faces(observation) if feed else []
+        known = [CARD_ID[t] for t in observation["known"][after]] if feed else []
+        total = sum(unseen)
 
         def key(action: Discard) -> tuple[float, int]:
             card = action.card
@@ -148,6 +162,8 @@ class StrongRemiBot(GreedyRemiBot):
                 keep += 200 if next_count <= 2 else 20
             elif view.fits_table(card):
                 keep += 5
+            if feed:
+                keep += feed * take_chance(card, known, next_count, unseen, total)
             return keep - weight * points, card
 
         return min(discards, key=key)

@@ -1,0 +1,70 @@
+"""How likely the next player is to take a remi discard, from what the seat can see.
+
+A player takes the top discard when he can place it at once: with two cards of his hand it
+makes a meld (or, opened, it fits a meld of the table, which the strong bot weighs apart).
+The seat does not see his hand, but it sees the cards he took face up and still holds
+(``known``), how many cards he holds, and every card not yet seen. ``take_chance`` adds up,
+over the pairs of faces that would complete a meld with the discard, the chance that he holds
+both (a face he is known to hold: certain; else its unseen copies x his unknown cards / the
+unseen cards), so a card next to cards he took from the pile counts as very likely taken.
+
+>>> from meldhall.games.remi.pieces import parse_card_list
+>>> unseen = [1] * 52
+>>> seven_h, = parse_card_list("7H")
+>>> known = parse_card_list("7S 7D")
+>>> take_chance(seven_h, known, 13, unseen, 80) > 0.6
+True
+>>> take_chance(seven_h, [], 13, unseen, 80) < 0.2
+True
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from functools import lru_cache
+
+from meldhall.games.remi.pieces import FIRST_JOKER
+
+
+@lru_cache(maxsize=52)
+def partner_pairs(face: int) -> tuple[tuple[int, int], ...]:
+    """Return the pairs of faces (``suit * 13 + rank index``, 0 = ace) that make a meld of
+    three with ``face``: two other suits of its rank, or two cards of its suit next to it in
+    a run (the ace both below the 2 and above the king, never both in one run)."""
+    suit, rank = divmod(face, 13)
+    others = [s for s in range(4) if s != suit]
+    pairs: list[tuple[int, int]] = [
+        (a * 13 + rank, b * 13 + rank) for i, a in enumerate(others) for b in others[i + 1 :]
+    ]
+    for position in (1, 14) if rank == 0 else (rank + 1,):
+        for lo in (position - 2, position - 1, position):
+            if lo < 1 or lo + 2 > 14:
+                continue
+            rest = [q for q in (lo, lo + 1, lo + 2) if q != position]
+            pairs.append(tuple(suit * 13 + (0 if q == 14 else q - 1) for q in rest))  # type: ignore[arg-type]
+    return tuple(pairs)
+
+
+def take_chance(
+    card: int, known: Sequence[int], hand_count: int, unseen: Sequence[int], unseen_total: int
+) -> float:
+    """Return about how likely (0..1) a player with ``hand_count`` cards, of which ``known``
+    are seen, holds two cards that make a meld with ``card``: ``1 - exp(-E)`` for ``E`` the
+    expected number of such pairs he holds. ``unseen[f]``: unseen copies of face ``f`` (his
+    known cards counted among them); ``unseen_total``: all unseen cards. A joker: 1 (anyone
+    takes it)."""
+    if card >= FIRST_JOKER:
+        return 1.0
+    known_faces = {c >> 1 for c in known if c < FIRST_JOKER}
+    free = max(0, hand_count - len(known))
+    pool = max(1, unseen_total - len(known))
+    share = free / pool
+
+    def holds(face: int) -> float:
+        if face in known_faces:
+            return 1.0
+        return min(1.0, unseen[face] * share)
+
+    expected = sum(holds(a) * holds(b) for a, b in partner_pairs(card >> 1))
+    return 1.0 - math.exp(-expected)

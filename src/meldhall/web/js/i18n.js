@@ -1,4 +1,4 @@
-// Message catalogs: one JSON file per language under /static/i18n/. Every visible string of
+// Message catalogs: one JSON file per language under /static/i18n/ (versioned as the scripts). Every visible string of
 // the pages comes from here; elements with data-i18n get their text from the catalog.
 import { loadSettings } from './settings.js';
 
@@ -7,10 +7,14 @@ let catalog = {};
 let fallback = {};
 let current = 'en';
 
+// The version prefix of the static files this module came from ("/static/_v<hash>/"): the
+// catalogs under it are cached as long as the page's scripts (server/static.py); "/static/"
+// for a module loaded without one.
+const STATIC = (import.meta.url.match(/\/static\/(?:_v\w+\/)?/) || ['/static/'])[0];
 const requested = new Map();
 /** Return the catalog of a language, fetched once per page. */
 function get(lang) {
-  if (!requested.has(lang)) requested.set(lang, fetch(`/static/i18n/${lang}.json`).then((r) => r.json()));
+  if (!requested.has(lang)) requested.set(lang, fetch(`${STATIC}i18n/${lang}.json`).then((r) => r.json()));
   return requested.get(lang);
 }
 // Ask for the saved language's catalog and English as soon as the modules run, while the

@@ -135,10 +135,14 @@ def _split_web(root: Path) -> Path:
 
 
 def _preloads(html: str) -> list[tuple[str, bool]]:
-    """Return the module preloads of a page: each path under the version and whether it
-    comes at a low priority."""
-    found = re.findall(r'<link rel="modulepreload" href="/static/_v\w+/([^"]+)"([^>]*)>', html)
-    return [(path, 'fetchpriority="low"' in rest) for path, rest in found]
+    """Return the module preloads of a page: each path under the version and whether it is
+    only fetched, at a low priority, for later (else fetched and compiled at once)."""
+    now = '<link rel="modulepreload" href="/static/_v\\w+/([^"]+)">'
+    later = '<link rel="preload" href="/static/_v\\w+/([^"]+)" as="script" crossorigin'
+    later += ' fetchpriority="low">'
+    found = re.findall(f"{now}|{later}", html)
+    assert len(found) == html.count("<link"), html
+    return [(a or b, not a) for a, b in found]
 
 
 def test_a_split_bundle_preloads_its_chunks_and_the_games_view_alone(tmp_path: Path) -> None:

@@ -41,9 +41,14 @@ STATIC_IMPORT = re.compile(
 )
 GAMES_IMPORT = re.compile(r"import\(`\./games/\$\{")
 LATER_IMPORT = re.compile(r"""import\(\s*['"](\.{1,2}/[^'"]+)['"]\s*\)""")
-"""A module a page loads later by its literal name (``import('./board.js')``): preloaded too,
-at a low priority (``LATER_PRIORITY``) so that it never slows what the page needs at once."""
-LATER_PRIORITY = ' fetchpriority="low"'
+"""A module a page loads later by its literal name (``import('./board.js')``): preloaded too."""
+NOW_PRELOAD = "modulepreload"
+"""A module the page needs at once is fetched and compiled as soon as the head is read."""
+LATER_PRELOAD = "preload"
+LATER_ATTRIBUTES = ' as="script" crossorigin fetchpriority="low"'
+"""A module needed only later is fetched at a low priority, never sharing the line with what
+the page needs at once, and not compiled until it is imported (a plain preload: the browser
+keeps the file for the module request of the same URL)."""
 
 ENTRY = re.compile(r"""<script type="module" src="/static/([^"]+)"></script>""")
 STATIC_URL = re.compile(r"""(href|src)="/static/(?!_v)""")
@@ -226,12 +231,18 @@ def page_html(web: Path, name: str, game: str | None = None) -> str:
             modules[module] = modules.get(module, True) and later
     # what the page needs only later yields the line to what it needs at once
     links = "".join(
-        f'<link rel="modulepreload" href="/static/{PREFIX}{version}/{m}"'
-        f"{LATER_PRIORITY if later else ''}>\n"
+        _preload(f"/static/{PREFIX}{version}/{m}", later)
         for m, later in sorted(modules.items(), key=lambda item: item[1])
     )
     html = html.replace("</head>", f"{links}</head>", 1)
     return STATIC_URL.sub(rf'\1="/static/{PREFIX}{version}/', html)
+
+
+def _preload(url: str, later: bool) -> str:
+    """Return the preload link of a module the page needs at once, or only later."""
+    if later:
+        return f'<link rel="{LATER_PRELOAD}" href="{url}"{LATER_ATTRIBUTES}>\n'
+    return f'<link rel="{NOW_PRELOAD}" href="{url}">\n'
 
 
 def catalogs_wanted(web: Path, accept_language: str) -> list[str]:

@@ -4,7 +4,8 @@
 //
 // The seed dialog comes first: it needs the words, the games' list and the server's welcome,
 // not the table. The table's code (board.js and the game's view) is fetched beside them and
-// built once the dialog is on screen; the table's messages wait for it in `waiting`.
+// built after the welcome, once the dialog is on screen; the table's messages wait for it in
+// `waiting`.
 import { boot, setToken, gameKey, gameList } from './page.js';
 import { t, el } from './i18n.js';
 import { Net } from './net.js';
@@ -25,20 +26,28 @@ let table = null;
 let ctx = null;
 const waiting = [];
 let welcome = null;
+let welcomed = () => {};
 let starting = false;
 let wantNew = false;
 
 take = onMessage;
 for (const m of early.splice(0)) onMessage(m);
+// The table is built once the welcome has said what comes first (the dialog is then on
+// screen, or the match to resume is asked for), or after 2 s without one.
+if (!welcome) await new Promise((resolve) => { welcomed = resolve; setTimeout(resolve, 2000); });
 await afterPaint();
 table = await (await board).openTable({ gameId, settings, send: (m) => net.send(m) });
 ctx = table.ctx;
 toolbar();
 for (const m of waiting.splice(0)) onMessage(m);
 
-/** Return a promise kept once the browser has drawn what is on the page now. */
+/** Return a promise kept once the browser has drawn what is on the page now (or after
+ * 200 ms: a hidden tab draws nothing). */
 function afterPaint() {
-  return new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 200);
+  });
 }
 
 function onMessage(m) {
@@ -55,6 +64,7 @@ function onMessage(m) {
 
 function onWelcome(m) {
   welcome = m;
+  welcomed();
   setToken(m.token);
   const playing = m.playing[gameId];
   if (wantNew) {

@@ -3,21 +3,20 @@
 // publishing a result and starting a new match.
 //
 // The seed dialog comes first: it needs the words, the games' list and the server's welcome,
-// not the table. The table's code (board.js and the game's view) is fetched beside them and
-// built after the welcome, once the dialog is on screen; the table's messages wait for it in
-// `waiting`.
+// not the table. The table's code (board.js and the game's view) is fetched beside them (the
+// page preloads it) but compiled and built only after the welcome, once the dialog is on
+// screen; the table's messages wait for it in `waiting`.
 import { boot, setToken, gameKey, gameList } from './page.js';
 import { t, el } from './i18n.js';
 import { Net } from './net.js';
 import { button, dialog, closeDialog, toast } from './ui/dialogs.js';
 
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
-// The connection, the words and the table's code load side by side: the server's welcome
-// waits in `early` until the words are there.
+// The connection and the words load side by side: the server's welcome waits in `early`
+// until the words are there.
 const early = [];
 let take = (m) => early.push(m);
 const net = new Net((m) => take(m), (s) => document.body.classList.toggle('offline', s === 'closed'));
-const board = import('./board.js');
 const [settings, games] = await Promise.all([boot('games'), gameList().catch(() => [])]);
 const declared = games.find((g) => g.id === gameId) || {};
 const LEVEL_KEY = 'meldhall.level';
@@ -36,7 +35,8 @@ for (const m of early.splice(0)) onMessage(m);
 // screen, or the match to resume is asked for), or after 2 s without one.
 if (!welcome) await new Promise((resolve) => { welcomed = resolve; setTimeout(resolve, 2000); });
 await afterPaint();
-table = await (await board).openTable({ gameId, settings, send: (m) => net.send(m) });
+const { openTable } = await import('./board.js');
+table = await openTable({ gameId, settings, send: (m) => net.send(m) });
 ctx = table.ctx;
 toolbar();
 for (const m of waiting.splice(0)) onMessage(m);

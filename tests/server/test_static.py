@@ -77,18 +77,24 @@ def test_without_a_bundle_the_modules_are_served(tmp_path: Path) -> None:
     assert "import { x }" in _served(web, "/static/js/page.js")
 
 
-def test_a_page_asks_for_english_and_the_browsers_language(tmp_path: Path) -> None:
+def test_a_page_asks_for_the_browsers_language_first_then_english(tmp_path: Path) -> None:
     web = _web(tmp_path, bundle=None)
-    assert catalogs_wanted(web, "tr-TR,tr;q=0.9") == ["en", "tr"]
+    assert catalogs_wanted(web, "tr-TR,tr;q=0.9") == ["tr", "en"]
     assert catalogs_wanted(web, "de-DE,de;q=0.9") == ["en"]
     assert catalogs_wanted(web, "") == ["en"]
     html = page_response(web, "page.html", None, "tr").body.decode()
-    for lang in ("tr", "en"):
+    for lang, priority in (("tr", "high"), ("en", "low")):
         href = f"/static/_v{web_version(web)}/i18n/{lang}.json"
-        assert (
-            f'<link rel="preload" href="{href}" as="fetch" crossorigin fetchpriority="high">'
-            in html
+        link = (
+            f'<link rel="preload" href="{href}" as="fetch" crossorigin fetchpriority="{priority}">'
         )
+        assert link in html
+    assert html.index("/i18n/tr.json") < html.index("/i18n/en.json")
+    english = page_response(web, "page.html", None, "en-GB").body.decode()
+    assert (
+        english.count('rel="preload"') == 1
+        and 'en.json" as="fetch" crossorigin fetchpriority="high"' in english
+    )
 
 
 def _split_web(root: Path) -> Path:

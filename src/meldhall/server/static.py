@@ -246,28 +246,28 @@ def _preload(url: str, later: bool) -> str:
 
 
 def catalogs_wanted(web: Path, accept_language: str) -> list[str]:
-    """Return the catalogs a page will fetch: English (every page's fallback) and the
-    language the browser asks for first, when meldhall has it.
+    """Return the catalogs a page will fetch: the language the browser asks for first, when
+    meldhall has it, then English (every page's fallback, fetched after it).
 
     >>> catalogs_wanted(Path(__file__).parent.parent / "web", "ru-RU,ru;q=0.9,en;q=0.8")
-    ['en', 'ru']
+    ['ru', 'en']
     """
     first = accept_language.split(",")[0].split(";")[0].strip()[:2].lower()
     known = first != "en" and (web / "i18n" / f"{first}.json").is_file()
-    return ["en", first] if known else ["en"]
+    return [first, "en"] if known else ["en"]
 
 
 def page_response(
     web: Path, name: str, game: str | None = None, accept_language: str = ""
 ) -> HTMLResponse:
     """Return a page (revalidated on every visit: its static URLs carry the version) that
-    asks for its catalogs at once (under the version of its scripts, as i18n.js fetches
-    them), beside and before its scripts."""
+    asks for its catalogs under the version of its scripts (as i18n.js fetches them), before
+    its scripts: its language's at a high priority, English after it at a low one."""
     version = web_version(web)
     links = "".join(
         f'<link rel="preload" href="/static/{PREFIX}{version}/i18n/{lang}.json" as="fetch"'
-        ' crossorigin fetchpriority="high">\n'
-        for lang in catalogs_wanted(web, accept_language)
+        f' crossorigin fetchpriority="{"low" if i else "high"}">\n'
+        for i, lang in enumerate(catalogs_wanted(web, accept_language))
     )
     html = page_html(web, name, game)
     first = html.find('<link rel="modulepreload"')

@@ -155,10 +155,11 @@ def test_a_split_bundle_preloads_its_chunks_and_the_games_view_alone(tmp_path: P
     web = _split_web(tmp_path)
     now = [("js/page.js", False), ("js/chunks/page/now-A.js", False)]
     later = [("js/chunks/page/later-B.js", True)]
-    assert _preloads(page_html(web, "page.html")) == now + later
     one = [("js/chunks/page/one-C.js", True), ("js/chunks/page/shared-E.js", True)]
     assert _preloads(page_html(web, "page.html", "one")) == now + later + one
     assert "two-D" not in page_html(web, "page.html", "one")
+    every = [*one, ("js/chunks/page/two-D.js", True)]
+    assert _preloads(page_html(web, "page.html")) == now + later + every
     assert _served(web, "/static/js/chunks/page/one-C.js") == "/* chunks/page/one-C.js */\n"
 
 

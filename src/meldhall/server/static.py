@@ -123,7 +123,8 @@ def bundle_graph(web: Path, entry: str) -> dict[str, tuple[list[str], list[str],
 def bundle_files(web: Path, entry: str, game: str | None = None) -> list[tuple[str, bool]]:
     """Return the bundle files a page script needs, entry first, each with whether it is
     needed only later: first the entry and what it imports at once, then what it imports
-    later by name and, with a ``game``, that game's view chunk, with what those import."""
+    later by name and the game views' chunks (only ``game``'s when one is given), with what
+    those import."""
     graph = bundle_graph(web, entry)
     seen: list[tuple[str, bool]] = []
 
@@ -140,9 +141,11 @@ def bundle_files(web: Path, entry: str, game: str | None = None) -> list[tuple[s
         return lazy
 
     lazy = walk(entry, False)
-    if game is not None:
-        view = f"{Path(entry).parent.as_posix()}/games/{game}.js"
-        lazy += [path for path, (_, _, source) in graph.items() if source == view]
+    views = f"{Path(entry).parent.as_posix()}/games/"
+    wanted = f"{views}{game}.js" if game is not None else None
+    for path, (_, _, source) in graph.items():
+        if source is not None and source.startswith(views) and wanted in (None, source):
+            lazy.append(path)
     while lazy:
         lazy.extend(walk(lazy.pop(0), True))
     return seen

@@ -47,19 +47,27 @@ services:
 $(AXE):
 	npm install --prefix build/node --no-save --no-audit --no-fund --silent axe-core@$(AXE_VERSION)
 
-## One file per page script (esbuild, pinned, from npm into the git-ignored build/), served in
+## One bundle per page script (esbuild, pinned, from npm into the git-ignored build/), served in
 ## place of the modules while it is current (server/static.py); without npm the modules are.
+## Each page is split on its own: its script and what it needs at once, one chunk per game view
+## (a table page preloads its game's alone), and the parts it loads later; dist/meta/<page>.json
+## (esbuild's metafile) tells the server which chunks a page and a game need.
 ESBUILD_VERSION := 0.28.2
 ESBUILD := build/esbuild/node_modules/.bin/esbuild
 WEB := src/meldhall/web
-PAGE_SCRIPTS = $(shell sed -n 's|.*<script type="module" src="/static/\(js/[^"]*\)".*|$(WEB)/\1|p' $(WEB)/*.html | sort -u)
+PAGE_SCRIPTS = $(shell sed -n 's|.*<script type="module" src="/static/\(js/[^"]*\)".*|\1|p' $(WEB)/*.html | sort -u)
 
 bundle: $(WEB)/dist/SOURCE
 
-$(WEB)/dist/SOURCE: $(shell find $(WEB)/js -name '*.js') $(wildcard $(WEB)/*.html) | $(VENV)/.installed
+$(WEB)/dist/SOURCE: $(shell find $(WEB)/js -name '*.js') $(wildcard $(WEB)/*.html) Makefile | $(VENV)/.installed
 	@if [ -x $(ESBUILD) ] || npm install --prefix build/esbuild --no-save --no-audit --no-fund --silent esbuild@$(ESBUILD_VERSION); then \
 		rm -rf $(WEB)/dist && \
-		$(ESBUILD) $(PAGE_SCRIPTS) --bundle --format=esm --minify --target=es2022 --log-level=warning --outdir=$(WEB)/dist/js && \
+		for entry in $(PAGE_SCRIPTS); do \
+			page=$$(basename $$entry .js); \
+			(cd $(WEB) && $(CURDIR)/$(ESBUILD) $$entry --bundle --splitting --format=esm --minify --target=es2022 \
+				--log-level=warning --outdir=dist/js --chunk-names="chunks/$$page/[name]-[hash]" \
+				--metafile=dist/meta/$$page.json) || exit 1; \
+		done && \
 		$(BIN)/python -m meldhall.server.static > $@.tmp && mv $@.tmp $@; \
 	else echo "no esbuild (npm): the pages load their modules one by one"; fi
 

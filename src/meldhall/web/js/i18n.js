@@ -1,5 +1,6 @@
-// Message catalogs: one JSON file per language under /static/i18n/. Every visible string of
-// the pages comes from here; elements with data-i18n get their text from the catalog.
+// Message catalogs: one JSON file per language under /static/i18n/ (versioned as the
+// scripts). Every visible string of the pages comes from here; elements with data-i18n get
+// their text from the catalog.
 import { loadSettings } from './settings.js';
 
 export const LANGUAGES = ['en', 'tr', 'ru', 'ro', 'zh'];
@@ -7,21 +8,28 @@ let catalog = {};
 let fallback = {};
 let current = 'en';
 
+// The version prefix of the static files this module came from ("/static/_v<hash>/"): the
+// catalogs under it are cached as long as the page's scripts (server/static.py); "/static/"
+// for a module loaded without one.
+const STATIC = (import.meta.url.match(/\/static\/(?:_v\w+\/)?/) || ['/static/'])[0];
 const requested = new Map();
 /** Return the catalog of a language, fetched once per page. */
 function get(lang) {
-  if (!requested.has(lang)) requested.set(lang, fetch(`/static/i18n/${lang}.json`).then((r) => r.json()));
+  if (!requested.has(lang)) requested.set(lang, fetch(`${STATIC}i18n/${lang}.json`).then((r) => r.json()));
   return requested.get(lang);
 }
-// Ask for the saved language's catalog and English as soon as the modules run, while the
-// page's own modules are still being evaluated.
-for (const lang of new Set(['en', loadSettings().lang])) if (LANGUAGES.includes(lang)) get(lang);
+// Ask for the saved language's catalog as soon as the modules run, while the page's own
+// modules are still being evaluated.
+if (LANGUAGES.includes(loadSettings().lang)) get(loadSettings().lang);
 
-/** Load the catalog of a language (English fills any gap); return the language used. */
+/** Load the catalog of a language; return the language used. The page waits for its own
+ * language alone: every catalog holds every key (tests/test_catalogs.py), and English, which
+ * would fill a gap, comes after it. */
 export async function loadLanguage(lang) {
   current = LANGUAGES.includes(lang) ? lang : 'en';
-  [catalog, fallback] = await Promise.all([get(current), current === 'en' ? Promise.resolve(null) : get('en')]);
-  if (!fallback) fallback = catalog;
+  catalog = await get(current);
+  fallback = catalog;
+  if (current !== 'en') get('en').then((en) => { fallback = en; }, () => {});
   document.documentElement.lang = current;
   return current;
 }

@@ -1,37 +1,58 @@
 // The solo table page: connects, starts or resumes the solo match, and shows it with the
 // shared table (board.js); adds the seed dialog, the match result with the revealed seed,
 // publishing a result and starting a new match.
+//
+// The seed dialog comes first: it needs the words, the games' list and the server's welcome,
+// not the table. The table's code (board.js and the game's view) is fetched beside them (the
+// page preloads it) but compiled and built only after the welcome, once the dialog is on
+// screen; the table's messages wait for it in `waiting`.
 import { boot, setToken, gameKey, gameList } from './page.js';
 import { t, el } from './i18n.js';
 import { Net } from './net.js';
-import { button, dialog, closeDialog, toast } from './ui/parts.js';
-import { openTable } from './board.js';
+import { button, dialog, closeDialog, toast } from './ui/dialogs.js';
 
 const gameId = decodeURIComponent(location.pathname.split('/')[2] || '');
-// The connection, the words and the game's view load side by side: the server's welcome
-// waits in `early` until the table can take it.
+// The connection and the words load side by side: the server's welcome waits in `early`
+// until the words are there.
 const early = [];
 let take = (m) => early.push(m);
 const net = new Net((m) => take(m), (s) => document.body.classList.toggle('offline', s === 'closed'));
-const [settings, , games] = await Promise.all([
-  boot('games'),
-  import(`./games/${gameId}.js`).catch(() => null),
-  gameList().catch(() => []),
-]);
+const [settings, games] = await Promise.all([boot('games'), gameList().catch(() => [])]);
 const declared = games.find((g) => g.id === gameId) || {};
 const LEVEL_KEY = 'meldhall.level';
-const table = await openTable({ gameId, settings, send: (m) => net.send(m) });
-const { ctx } = table;
+/** The table once built (null before): `ctx` is its context. */
+let table = null;
+let ctx = null;
+const waiting = [];
 let welcome = null;
+let welcomed = () => {};
 let starting = false;
 let wantNew = false;
 
-toolbar();
 take = onMessage;
 for (const m of early.splice(0)) onMessage(m);
+// The table is built once the welcome has said what comes first (the dialog is then on
+// screen, or the match to resume is asked for), or after 2 s without one.
+if (!welcome) await new Promise((resolve) => { welcomed = resolve; setTimeout(resolve, 2000); });
+await afterPaint();
+const { openTable } = await import('./board.js');
+table = await openTable({ gameId, settings, send: (m) => net.send(m) });
+ctx = table.ctx;
+toolbar();
+for (const m of waiting.splice(0)) onMessage(m);
+
+/** Return a promise kept once the browser has drawn what is on the page now (or after
+ * 200 ms: a hidden tab draws nothing). */
+function afterPaint() {
+  return new Promise((resolve) => {
+    requestAnimationFrame(() => setTimeout(resolve, 0));
+    setTimeout(resolve, 200);
+  });
+}
 
 function onMessage(m) {
   if (m.type === 'welcome') onWelcome(m);
+  else if (!table) waiting.push(m);
   else if (m.type === 'match') {
     starting = false;
     table.match(m);
@@ -43,14 +64,15 @@ function onMessage(m) {
 
 function onWelcome(m) {
   welcome = m;
+  welcomed();
   setToken(m.token);
   const playing = m.playing[gameId];
   if (wantNew) {
     wantNew = false;
     startDialog();
-  } else if (ctx.matchId && ctx.matchId === playing) {
+  } else if (ctx?.matchId && ctx.matchId === playing) {
     net.send({ type: 'resume', match: ctx.matchId, state_id: ctx.state?.state_id ?? 0 });
-  } else if (ctx.matchId && table.over) {
+  } else if (ctx?.matchId && table.over) {
     /* the finished match stays on screen */
   } else if (playing) {
     net.send({ type: 'resume', match: playing });
@@ -63,7 +85,7 @@ function startDialog() {
   const seed = el('input', { attrs: { id: 'contribution', type: 'text', maxlength: '200', value: randomText(), 'aria-label': t('start.seed') } });
   const body = [
     el('p', { cls: 'intro', key: `intro.${gameId}` }),
-    el('p', { cls: 'mode', key: ctx.seatsText || 'start.solo' }),
+    el('p', { cls: 'mode', key: 'start.solo' }),
     el('div', { cls: 'fair' }, el('span', { key: 'fair.commitment' }), el('code', { raw: welcome.next_commitment, cls: 'hash' })),
     el('label', { cls: 'seed' }, el('span', { key: 'start.seed' }), seed),
     el('p', { cls: 'hint', key: 'fair.explain' }),
@@ -73,7 +95,7 @@ function startDialog() {
   const start = button('start.play', () => {
     if (starting) return;
     starting = true;
-    table.over = null;
+    if (table) table.over = null;
     closeDialog();
     const message = { type: 'start', game: gameId, contribution: seed.value };
     if (level) {

@@ -20,6 +20,7 @@ from pettingzoo.test import api_test
 from meldhall.core.engine import Action
 from meldhall.rl import aec_env, single_agent_env
 from meldhall.rl.actions import Decision
+from meldhall.rl.direct.base import DirectEncoder
 from meldhall.rl.match import Match
 from meldhall.rl.observe import Choice, SeatChoice
 from meldhall.rl.specs import SPECS
@@ -178,3 +179,36 @@ def test_the_documented_layouts_are_the_layouts() -> None:
     documented = _documented_layouts()
     for game_id in sorted(SPECS):
         assert documented.get(game_id) == Match(game_id).encoder.layout(), game_id
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_sichuan_boards_equal_a_fresh_fill_under_random_reads(seed: int) -> None:
+    """The kept boards (``SichuanDirect.array``) equal a fresh fill (``DirectEncoder.array``)
+    whichever seats are read when: a seat read after many steps unread, reads across new
+    matches, and reads of another state object (a hidden reshuffle) and back."""
+    match = Match("sichuan")
+    rng = random.Random(seed)
+    blank = match._blank
+
+    def check(seat: int) -> None:
+        kept = match.direct.array(match.state, seat, blank)
+        expected = DirectEncoder.array(match.direct, match.state, seat, blank)
+        if not np.array_equal(kept, expected):
+            wrong = np.flatnonzero(kept != expected)[:8].tolist()
+            pytest.fail(f"seed {seed} seat {seat}: floats {wrong} differ")
+
+    reads = 0
+    for episode in range(3):
+        for _ in _play(match, 100 * seed + episode):
+            for seat in range(match.seats):
+                if rng.random() < 0.3:
+                    check(seat)
+                    reads += 1
+            if rng.random() < 0.05:
+                original = match.state
+                seat = rng.randrange(match.seats)
+                match.state = original.shuffled_hidden(seat, rng)
+                check(seat)
+                match.state = original
+                check(seat)
+    assert reads > 100

@@ -109,21 +109,12 @@ class Match:
     def observe(self, seat: int) -> np.ndarray:
         """Return the float32 observation array of ``seat``: the layout of its game, then
         how many times each token stands in its decision spelled so far."""
-        out = self._blank.copy()  # cheaper than np.zeros
-        ones: list[int] = []
-        values = self.direct.fill(self.state, seat, ones)
-        repeated: list[int] = []
+        out = self.direct.array(self.state, seat, self._blank)
         if seat in self.state.to_act():
-            prefix = self.decision_of(seat).prefix
-            if len(set(prefix)) == len(prefix):
-                base = self.encoder.size
-                ones += [base + token for token in prefix]
-            else:
-                repeated = prefix
-        out.put(ones, 1.0)
-        out[self.direct.number_at[seat]] = values
-        for token in repeated:
-            out[self.encoder.size + token] += 1.0
+            base = self.encoder.size
+            view = out.data.cast("B").cast("f")
+            for token in self.decision_of(seat).prefix:
+                view[base + token] += 1.0
         return out
 
     def observe_json(self, seat: int) -> np.ndarray:
@@ -160,6 +151,7 @@ class Match:
         self.decision = None
         self._views = {}
         self.last_events = self.state.apply(seat, action)
+        self.direct.applied(self.state, self.last_events)
         return self._rewards()
 
     def _word(self, token: int) -> str:

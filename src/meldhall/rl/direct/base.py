@@ -14,7 +14,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 
-from meldhall.core.engine import State
+from meldhall.core.engine import Event, State
 from meldhall.core.errors import EngineBug
 from meldhall.rl.observe import Choice, Encoder, Number, SeatChoice, SeatNumbers
 
@@ -80,6 +80,21 @@ class DirectEncoder:
         values = self.fill(state, viewer, ones)
         out.put(ones, 1.0)
         out[self.number_at[viewer]] = values
+
+    def array(self, state: State, viewer: int, blank: np.ndarray) -> np.ndarray:
+        """Return a fresh copy of ``blank`` (zeros, at least ``size`` long) with the layout
+        of ``viewer`` written in its first ``size`` floats. A game may keep the arrays up to
+        date between reads instead (``board.Board``); this one fills afresh."""
+        out = blank.copy()  # cheaper than np.zeros
+        ones: list[int] = []
+        values = self.fill(state, viewer, ones)
+        out.put(ones, 1.0)
+        out[self.number_at[viewer]] = values
+        return out
+
+    def applied(self, state: State, events: tuple[Event, ...]) -> None:
+        """Note that ``state`` changed with ``events`` (a game that keeps boards narrows
+        what its next reads compare); return None. This one keeps nothing."""
 
     def fill(self, state: State, viewer: int, ones: list[int]) -> list[float]:
         """Append the positions set to 1.0 to ``ones``; return the values of ``NUMBERS``

@@ -110,6 +110,7 @@ def main() -> int:
     global TIMELINE
     TIMELINE = args.timeline
     port = free_port()
+    load_before = os.getloadavg()[0]
     with tempfile.TemporaryDirectory() as data_dir:
         server = start_server(port, data_dir)
         try:
@@ -130,6 +131,9 @@ def main() -> int:
             server.terminate()
             server.wait(timeout=10)
     print(f"profile: CPU x{CPU_SLOWDOWN}, 1.6 Mbps down, 750 kbps up, 150 ms RTT; {args.game}")
+    # the figures stretch with what else the machine runs: say how busy it was
+    load = f"{load_before:.1f} before, {os.getloadavg()[0]:.1f} after"
+    print(f"machine: {os.cpu_count()} cores, load average {load}")
     print(f"cold cache: median {statistics.median(cold):.0f} ms  (runs: {fmt(cold)})")
     print(f"warm cache: median {statistics.median(warm):.0f} ms  (runs: {fmt(warm)})")
     return 0

@@ -211,26 +211,35 @@ def _exit_on_sigterm() -> None:
 atexit.register(stop_all)
 
 
-def main() -> None:
-    """Start a throwaway PostgreSQL and Redis, print their URLs and the site bench command,
-    and keep them until interrupted (``python -m tests.service.servers``: for ``meldhall bench
-    server`` on a quiet machine; both are removed at exit)."""
+SITE_BENCH = ("--processes", "2", "--cases", "1000", "--seconds", "8")
+"""The site bench's flags besides the URLs: two processes, steps up to 1,000 clients."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start a throwaway PostgreSQL and Redis and print their URLs and the site bench command;
+    then keep them until interrupted (``python -m tests.service.servers``), or, with ``bench``
+    first (``python -m tests.service.servers bench [FLAGS]``), run that bench on them with
+    FLAGS after its own and return its exit code. Both are removed at exit."""
+    args = sys.argv[1:] if argv is None else argv
+    if args and args[0] != "bench":
+        print("usage: python -m tests.service.servers [bench [FLAGS]]", file=sys.stderr)
+        return 2
     pg, redis = postgres(), redis_server()
     database = f"postgresql+psycopg://{PG_USER}@127.0.0.1:{pg.port}/{Postgres.DATABASE}"
+    bench = ["server", "--database-url", database, "--redis-url", redis.url, *SITE_BENCH]
     print(f"PostgreSQL: {database}\nRedis: {redis.url}", flush=True)
-    print(
-        f"meldhall bench server --database-url {database} --redis-url {redis.url}"
-        " --processes 2 --cases 1000",
-        flush=True,
-    )
+    print("meldhall bench " + " ".join(bench), flush=True)
     try:
+        if args:
+            command = [sys.executable, "-m", "meldhall.cli", "bench", *bench, *args[1:]]
+            return subprocess.run(command, check=False).returncode
         while True:
             time.sleep(3600)
     except KeyboardInterrupt:
-        pass
+        return 130
     finally:
         stop_all()
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

@@ -221,7 +221,8 @@ class OnlineTable(Table):
         if self.over or self.paused:
             return None
         movers = sorted(self.state.to_act())
-        if any(s in self._live() for s in movers):
+        live = self._live()  # once, not once a mover
+        if any(s in live for s in movers):
             return None
         return next((s for s in movers if s in self.bots), None)
 
@@ -280,7 +281,8 @@ class OnlineTable(Table):
         if self.paused:
             return self.settings["hand_pause_seconds"], [], "pause"
         movers = sorted(self.state.to_act())
-        waiting = [s for s in movers if s in self._live()]
+        live = self._live()
+        waiting = [s for s in movers if s in live]
         if not waiting:
             return None, [], None
         kind = "claim" if len(movers) > 1 else "turn"

@@ -4,8 +4,9 @@ Over the tournament's decks (``--seed tournament`` gives ``meldhall tournament o
 deals 0, 1, ...; ``--cases N`` decks), for each deck: the score of the previous expert (the
 fitted value model alone), of the current ``expert`` (one draw of look-ahead), the
 perfect-information optimum (``ceiling.DeckSolver``) and the information-relaxation bound
-(``bots/okey_cards_bound.py``, charges priced by the model scaled by ``BOUND_SCALE``), whose mean is an upper bound on every honest player. Printed:
-one line per deck, then each mean with its 95 % confidence interval and the paired differences
+(``bots/okey_cards_bound.py``, charges priced by the model scaled by ``BOUND_SCALE``), whose
+mean is an upper bound on every honest player. Printed: one line per deck, then each mean
+with its 95 % confidence interval and the paired differences
 (expert gain, bound below perfect information, the 3 % goal against the bound).
 """
 

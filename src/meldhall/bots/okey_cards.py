@@ -106,6 +106,13 @@ class ExpertBot(_PlanningBot):
         super().__init__()
         self.values: ModelValues | None = None
 
+    def __getstate__(self) -> dict[str, object]:
+        """Return the state a pool worker sends back: the plan, not the value memo (rebuilt
+        at the next decision), so the bot stays small to pickle."""
+        state = dict(self.__dict__)
+        state["values"] = None
+        return state
+
     def keep(self, pos: Position, rng: random.Random) -> int:
         """Return the held cards to keep: the decision of highest expected value."""
         if self.values is None or self.values.table != pos.table:

@@ -100,7 +100,7 @@ class ExpertBot(_PlanningBot):
     by the expected points still to come, exactly (expectimax over every draw) when at most
     three cards are unseen; before that the value model fitted by backward induction ranks
     the choices and the best five are valued one draw further (``okey_cards_lookahead``:
-    +11 points a game over the model alone, docs/bots.md)."""
+    +12.3 [8.7, 16.0] points a game over the model alone, 300 paired decks, docs/bots.md)."""
 
     def __init__(self) -> None:
         super().__init__()

@@ -162,3 +162,14 @@ def test_the_bench_plays_the_decks_the_engine_plays() -> None:
         score = play_keeps(deck, lambda pos: lookahead_keep(pos, values), "current")
         assert engine.scores[0] == score
         assert 0 < play_keeps(deck, best_keep, "current") <= 560
+
+
+def test_the_scale_multiplies_the_model_values_and_spares_the_exact_ones() -> None:
+    rng = random.Random(13)
+    whole, half = ModelValues("current"), ModelValues("current", scale=0.5)
+    held, unseen = _position(rng, 12)
+    kept = held & -held
+    for card, value in whole.after_card(unseen, kept).items():
+        assert half.after_card(unseen, kept)[card] == pytest.approx(0.5 * value)
+    held, unseen = _position(rng, 3)
+    assert half.after_card(unseen, held & -held) == whole.after_card(unseen, held & -held)

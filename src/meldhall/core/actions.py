@@ -660,12 +660,14 @@ class Codec:
         except ParseError as exc:
             raise ParseError(f"{self.game} action {data!r}: {exc}") from None
 
-    def check(self, action: object) -> None:
+    def check(self, action: object, listed: Sequence[object] = ()) -> None:
         """Return None when ``action`` is of one of the game's action classes (exactly: the
         handlers are looked up by class) whose fields all name a
         piece or place (its text form reads back as the same action); else raise
         ``IllegalAction`` with ``UNKNOWN_ACTION`` or ``MALFORMED_ACTION``, never another
-        exception."""
+        exception. ``listed``: actions the state listed, which read back by construction (the
+        conformance tests check it): the very object of one of them passes without the
+        text round trip."""
         if type(action) not in self._types:
             raise IllegalAction(UNKNOWN_ACTION, f"not an action of {self.game}: {action!r}")
         try:
@@ -673,6 +675,9 @@ class Codec:
                 return
         except TypeError:  # a field holding an unhashable value
             raise IllegalAction(MALFORMED_ACTION, f"{action!r} holds an unhashable value") from None
+        for known in listed:
+            if known is action:
+                return
         try:
             back = self.parse_action(str(action))
         except Exception as exc:  # any failure to write or read it back means a broken field

@@ -15,7 +15,7 @@ best value (openings against a threshold).
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from meldhall.core.solver.universe import FIELD, Template, Universe
@@ -226,6 +226,10 @@ class Search:
         return result
 
 
+_Held = tuple[tuple[Template, ...], tuple[tuple[int, int], ...], int]
+"""The melds of one lowest slot a hand holds, their (mask, score), and their masks' union."""
+
+
 @dataclass(frozen=True, slots=True)
 class _Scored:
     """A universe's melds with one score function's scores, computed once per pair."""
@@ -235,10 +239,23 @@ class _Scored:
     """Meld mask → score, every meld of the universe."""
     by_low: tuple[tuple[tuple[int, int, Template], ...], ...]
     """Per lowest slot, (mask, score, meld) in the universe's order."""
+    windows: tuple[int, ...] | None
+    """Per lowest slot, the slots its melds use (one bit per slot, at the slot's lowest count
+    bit); None when a meld takes two copies of a face (then every hand is checked meld by
+    meld)."""
+    most_jokers: tuple[int, ...]
+    """Per lowest slot, the most jokers one of its melds holds."""
+    ones: int
+    """The lowest count bit of every natural slot."""
+    held: tuple[dict[tuple[int, int], _Held], ...]
+    """Per lowest slot, what a hand holds by the slots of its window it holds and its jokers
+    (as many as the slot's melds can use): the same for every hand alike there."""
 
 
 _SCORED: dict[tuple[int, Score], _Scored] = {}
 _SCORED_MAX = 256
+_HELD_MAX = 4096
+"""Entries kept per slot of ``_Scored.held`` (a slot's window rarely has more patterns)."""
 
 
 def _scored(universe: Universe, score: Score) -> _Scored:
@@ -251,37 +268,85 @@ def _scored(universe: Universe, score: Score) -> _Scored:
     table = {t.mask: score(t) for group in universe.by_low for t in group}
     table.update((t.mask, score(t)) for t in universe.wild)
     by_low = tuple(tuple((t.mask, table[t.mask], t) for t in g) for g in universe.by_low)
+    ones = _ones(universe)
+    single = all(not (t.mask & universe.natural_mask & ~ones) for g in universe.by_low for t in g)
+    windows = None
+    if single:
+        windows = tuple(
+            sum_masks(t.mask & universe.natural_mask for t in g) for g in universe.by_low
+        )
+    most_jokers = tuple(max((t.jokers for t in g), default=0) for g in universe.by_low)
+    held: tuple[dict[tuple[int, int], _Held], ...] = tuple({} for _ in universe.by_low)
     if len(_SCORED) >= _SCORED_MAX:
         _SCORED.clear()
-    got = _SCORED[key] = _Scored(universe, table, by_low)
+    got = _SCORED[key] = _Scored(universe, table, by_low, windows, most_jokers, ones, held)
     return got
+
+
+def sum_masks(masks: Iterable[int]) -> int:
+    """Return the union (bitwise or) of ``masks``."""
+    out = 0
+    for m in masks:
+        out |= m
+    return out
+
+
+def _ones(universe: Universe) -> int:
+    """Return the mask with the lowest count bit of every natural slot."""
+    return sum(1 << (FIELD * k) for k in range(universe.kinds))
 
 
 def _prepare_scored(
     universe: Universe, scored: _Scored, hand: int, free: list[int]
 ) -> tuple[list[tuple[Template, ...]], list[tuple[tuple[int, int], ...]], int, int]:
     """Return ``prepare``'s answer with, per slot, the (mask, score) of its melds."""
-    guard = universe.guard
-    held = hand | guard
     empty: tuple[Template, ...] = ()
     cands: list[tuple[Template, ...]] = [empty] * universe.kinds
     moves: list[tuple[tuple[int, int], ...]] = [()] * universe.kinds
     used = 0
-    rest = hand & universe.natural_mask
+    nat = hand & universe.natural_mask
+    rest = nat
     present = []
-    by_low = scored.by_low
-    while rest:
-        k = ((rest & -rest).bit_length() - 1) // FIELD
-        rest &= ~(15 << (FIELD * k))
-        present.append(k)
-        group = [x for x in by_low[k] if (held - x[0]) & guard == guard]
-        if group:
-            cands[k] = tuple(x[2] for x in group)
-            moves[k] = tuple((x[0], x[1]) for x in group)
-            for x in group:
-                used |= x[0]
+    windows = scored.windows
+    jokers = hand >> universe.joker_shift
+    if windows is not None:
+        seen = (nat | nat >> 1 | nat >> 2) & scored.ones
+        most_jokers = scored.most_jokers
+        nat_mask = universe.natural_mask
+        while rest:
+            k = ((rest & -rest).bit_length() - 1) // FIELD
+            rest &= ~(15 << (FIELD * k))
+            present.append(k)
+            window = seen & windows[k]
+            key = (window, min(jokers, most_jokers[k]))
+            memo = scored.held[k]
+            entry = memo.get(key)
+            if entry is None:
+                group = [x for x in scored.by_low[k] if _holds(x[2], window, key[1], nat_mask)]
+                entry = (
+                    tuple(x[2] for x in group),
+                    tuple((x[0], x[1]) for x in group),
+                    sum_masks(x[0] for x in group),
+                )
+                if len(memo) >= _HELD_MAX:
+                    memo.clear()
+                memo[key] = entry
+            cands[k], moves[k] = entry[0], entry[1]
+            used |= entry[2]
+    else:
+        guard = universe.guard
+        held = hand | guard
+        while rest:
+            k = ((rest & -rest).bit_length() - 1) // FIELD
+            rest &= ~(15 << (FIELD * k))
+            present.append(k)
+            group = [x for x in scored.by_low[k] if (held - x[0]) & guard == guard]
+            if group:
+                cands[k] = tuple(x[2] for x in group)
+                moves[k] = tuple((x[0], x[1]) for x in group)
+                used |= sum_masks(x[0] for x in group)
     start = hand
-    size = hand >> universe.joker_shift
+    size = jokers
     for k in present:
         shift = FIELD * k
         count = (hand >> shift) & 15
@@ -291,6 +356,13 @@ def _prepare_scored(
             count -= drop
         size += count
     return cands, moves, start, size
+
+
+def _holds(t: Template, seen: int, jokers: int, natural_mask: int) -> bool:
+    """Return True when a hand holding the slots ``seen`` (one tile each is enough: no meld
+    takes two copies of a face) and ``jokers`` jokers holds ``t``."""
+    naturals = t.mask & natural_mask
+    return naturals & seen == naturals and t.jokers <= jokers
 
 
 def prepare(

@@ -259,7 +259,7 @@ class LadderState:
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Apply ``action`` for ``seat`` and return its events, or raise ``IllegalAction``
         (the state unchanged)."""
-        CODEC.check(action)
+        CODEC.check(action, self._legal[2] if self._legal is not None else ())
         handler = _HANDLERS[type(action)]
         if self.over:
             raise _illegal(MATCH_OVER, seat, action, "the match is over")

@@ -274,7 +274,7 @@ class RemiState:
 
     def apply(self, seat: int, action: Any) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction``."""
-        CODEC.check(action)
+        CODEC.check(action, self._legal or ())
         if self.phase == OVER:
             raise IllegalAction(MATCH_OVER, f"seat {seat}: the match is over")
         if seat != self.current:

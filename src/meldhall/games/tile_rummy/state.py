@@ -358,7 +358,7 @@ class TileRummyState:
     def apply(self, seat: int, action: EngineAction) -> tuple[Event, ...]:
         """Apply a legal action and return its events, or raise ``IllegalAction`` (nothing
         changes then; an object that is no tile-rummy action is rejected too)."""
-        CODEC.check(action)
+        CODEC.check(action, self._legal or ())
         events: list[Event] = []
         _HANDLERS[type(action)](self, seat, action, events)
         return tuple(events)

@@ -22,10 +22,11 @@ import random
 from collections.abc import Callable, Mapping, Sequence
 
 from meldhall.core.engine import JSON, Action, Bot, State
+from meldhall.core.errors import IllegalAction
 
-ROLLOUT_ACTIONS = 20_000
-"""A rollout that has not ended its hand after this many actions stops there (a guard: the
-games' own stall rules end every hand far sooner)."""
+ROLLOUT_ACTIONS = 3_000
+"""A rollout that has not ended its hand after this many actions stops there and is judged
+as it stands (greedy hands end in 70-240 actions; one this long is stuck)."""
 
 
 def hand_value(state: State, seat: int, higher_is_better: bool) -> float:
@@ -56,7 +57,13 @@ def play_out(state: State, seat: int, models: Sequence[Bot], higher_is_better: b
         legal = state.legal_actions(mover)
         model = models[mover]
         obs = state.observation(mover) if model.needs_observation else {}
-        events = state.apply(mover, model.choose(obs, legal, rng))
+        try:
+            events = state.apply(mover, model.choose(obs, legal, rng))
+        except IllegalAction:
+            # An engine may list a move its own checks refuse (okey-ladder lists lay-offs
+            # onto combination ids past the 10,000 its codec takes in a stuck hand): the
+            # rollout is judged as it stands.
+            break
         if any(e.kind == "hand_over" for e in events):
             break
     return hand_value(state, seat, higher_is_better)

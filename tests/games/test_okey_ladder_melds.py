@@ -49,3 +49,25 @@ def test_dense_rack_with_both_copies_and_jokers() -> None:
     rack = sorted(t.id for t in parse_okey_many("R3 R3 R4 R4 R5 R6 Y5 B5 K3 K3"))
     listed = meld_actions(rack, jokers.eff, jokers.okey, True, True, 5)
     assert set(listed) == _brute(rack, jokers, 5)
+
+
+def test_combination_ids_past_ten_thousand_stay_playable() -> None:
+    """Melding and recalling in a stuck hand spends an id a combination: an id past 10,000
+    (reached in a long greedy rollout) must still name a combination in every listed move."""
+    from meldhall.bots.base import make_bot
+    from meldhall.games.registry import find_game
+
+    game = find_game("okey-ladder")
+    state = game.new_state(game.options({}), 4, b"ids past ten thousand")
+    state.next_cid = 20_000  # as if 19,999 combinations had been laid and recalled
+    rng = random.Random(7)
+    bot = make_bot("okey-ladder", "greedy")
+    named = 0
+    while state.next_cid >= 20_000 and state.outcome() is None:  # this hand only
+        seat = min(state.to_act())
+        legal = state.legal_actions(seat)
+        for action in legal:
+            assert game.action_from_json(action.to_json()) == action
+            named += getattr(action, "combo", 0) >= 20_000
+        state.apply(seat, bot.choose(state.observation(seat), legal, rng))
+    assert named > 0

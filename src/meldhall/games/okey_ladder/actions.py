@@ -44,7 +44,9 @@ TILE = Piece(TOKEN.__getitem__, lambda token: parse_okey(token).id)
 """A physical tile by its token (``R5a``; without a copy letter, copy a)."""
 TILES = Pieces(TILE, _many)
 """Tiles by their tokens, copies assigned over the list (``R5 R5`` is ``R5a R5b``)."""
-COMBO = Int("a combination id", 0, 10_000, digit_strings=True)
+COMBO = Int("a combination id", 0, 2**31 - 1, digit_strings=True)
+"""Ids grow for the whole hand, a recalled opening's included (a hand of melds and recalls
+can pass 10,000), so only a 32-bit bound holds them; an unknown id is refused by apply."""
 SEAT = Int("a seat", 0, 3, digit_strings=True)
 
 

@@ -38,6 +38,14 @@ def _position(rng: random.Random, unseen_count: int) -> tuple[int, int]:
     return held, unseen
 
 
+def _dealt(rng: random.Random, unseen_count: int) -> tuple[int, list[int]]:
+    """Return a held hand and the unseen cards in one random deck order."""
+    held, unseen = _position(rng, unseen_count)
+    rest = [c for c in range(24) if unseen >> c & 1]
+    rng.shuffle(rest)
+    return held, rest
+
+
 @pytest.mark.parametrize("unseen_count", [4, 9, 19])
 def test_the_batched_model_values_a_hand_as_the_planner_does(unseen_count: int) -> None:
     rng = random.Random(unseen_count)
@@ -92,9 +100,7 @@ class _NoCharge(ModelValues):
 def test_without_charges_the_bound_is_the_perfect_information_optimum() -> None:
     rng = random.Random(5)
     for _ in range(3):
-        held, unseen = _position(rng, 10)
-        rest = [c for c in range(24) if unseen >> c & 1]
-        rng.shuffle(rest)
+        held, rest = _dealt(rng, 10)
         perfect = DeckSolver(rest, "current", False).value(0, held)
         bound = PenalizedDeckSolver(rest, "current", _NoCharge("current")).bound(0, held)
         assert bound == perfect
@@ -136,9 +142,8 @@ class _EveryDecision(DeckSolver):
 def test_the_pruned_perfect_solver_finds_the_same_optimum() -> None:
     rng = random.Random(11)
     for _ in range(6):
-        held, unseen = _position(rng, 10)
-        rest = [c for c in range(24) if unseen >> c & 1]
-        rng.shuffle(rest)
+        held, rest = _dealt(rng, 10)
+        unseen = sum(1 << c for c in rest)
         pruned = DeckSolver(rest, "current", False)
         assert pruned.value(0, held) == _EveryDecision(rest, "current", False).value(0, held)
         assert pruned.cap(held | unseen) >= pruned.value(0, held)

@@ -39,6 +39,7 @@ from meldhall.bots.tile_rummy import GreedyBot as TileRummyGreedy
 from meldhall.bots.tile_rummy_strong import StrongBot as TileRummyStrong
 from meldhall.core.engine import JSON, Action, Bot, State
 from meldhall.core.errors import MeldhallError
+from meldhall.games.okey.game import GAME as OKEY
 from meldhall.games.okey_cards.pieces import CARD_IDS, cards_of, number_of
 from meldhall.games.okey_cards.planner import (
     HAND_LIMIT,
@@ -49,10 +50,13 @@ from meldhall.games.okey_cards.planner import (
     triples_of_card,
 )
 from meldhall.games.okey_cards.scoring import ScoreTable, best_triple
+from meldhall.games.okey_ladder.game import GAME as LADDER
 from meldhall.games.registry import find_game, game_ids
 from meldhall.games.sichuan.actions import Discard
+from meldhall.games.sichuan.game import GAME as SICHUAN
 from meldhall.games.sichuan.hand import KINDS, waits
 from meldhall.games.sichuan.pieces import KIND_OF, SUIT_LETTER
+from meldhall.games.tile_rummy.game import GAME as TILE_RUMMY
 
 
 def opponents_waits(state: State, seat: int) -> set[int]:
@@ -164,12 +168,12 @@ def searched(legal: Sequence[Action]) -> bool:
     return len(legal) <= 4 or any(is_discard(a) for a in legal)
 
 
-def full_ceiling(game_id: str, strong: Bot, model: Callable[[], Bot]) -> Bot:
-    """Return the full ceiling of a game (``ClairvoyantCeiling``, bots/clairvoyant.py): the
-    ``strong`` bot's three best moves played out to the end of the hand on the true state,
-    the stock or wall order included, every seat of the rollout a new ``model`` bot."""
-    higher = find_game(game_id).higher_is_better
-    return ClairvoyantCeiling(strong, model, higher, FULL_CANDIDATES, searched)
+def full_ceiling(higher_is_better: bool, strong: Bot, model: Callable[[], Bot]) -> Bot:
+    """Return the full ceiling of a game whose scores rank as ``higher_is_better`` says
+    (``ClairvoyantCeiling``, bots/clairvoyant.py): the ``strong`` bot's three best moves
+    played out to the end of the hand on the true state, the stock or wall order included,
+    every seat of the rollout a new ``model`` bot."""
+    return ClairvoyantCeiling(strong, model, higher_is_better, FULL_CANDIDATES, searched)
 
 
 FULL_CANDIDATES = 3
@@ -185,7 +189,7 @@ def okey_partial_ceiling() -> Bot:
 
 def okey_ceiling() -> Bot:
     """Return okey's ceiling bot: the full ceiling over its strong bot."""
-    return full_ceiling("okey", StrongOkeyBot(), GreedyOkeyBot)
+    return full_ceiling(OKEY.higher_is_better, StrongOkeyBot(), GreedyOkeyBot)
 
 
 def okey_ladder_partial_ceiling() -> Bot:
@@ -197,7 +201,7 @@ def okey_ladder_partial_ceiling() -> Bot:
 
 def okey_ladder_ceiling() -> Bot:
     """Return okey-ladder's ceiling bot: the full ceiling over its strong bot."""
-    return full_ceiling("okey-ladder", LadderStrong(), LadderGreedy)
+    return full_ceiling(LADDER.higher_is_better, LadderStrong(), LadderGreedy)
 
 
 def tile_rummy_partial_ceiling() -> Bot:
@@ -207,7 +211,7 @@ def tile_rummy_partial_ceiling() -> Bot:
 
 def tile_rummy_ceiling() -> Bot:
     """Return tile-rummy's ceiling bot: the full ceiling over its strong bot."""
-    return full_ceiling("tile-rummy", TileRummyStrong(), TileRummyGreedy)
+    return full_ceiling(TILE_RUMMY.higher_is_better, TileRummyStrong(), TileRummyGreedy)
 
 
 class SichuanCeiling(ClairvoyantCeiling):
@@ -219,7 +223,7 @@ class SichuanCeiling(ClairvoyantCeiling):
         super().__init__(
             SichuanDefence(),
             SichuanGreedy,
-            find_game("sichuan").higher_is_better,
+            SICHUAN.higher_is_better,
             FULL_CANDIDATES,
             searched,
         )

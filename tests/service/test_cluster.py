@@ -35,6 +35,10 @@ from tests.server.online_client import Client, ServerProcess, bounded, run
 from tests.service import servers
 
 GAMES = ["okey", "tile-rummy", "remi", "sichuan", "okey-ladder"]
+LONG_MATCHES: dict[str, dict[str, Any]] = {"sichuan": {"deals": 64}}
+"""Options under which a match outlives a test that must play on after a takeover (a sichuan
+match is one deal by default: random play ends it within seconds, and a finished table is
+nobody's to take over)."""
 
 
 def _redis_db(db: int) -> str:
@@ -373,7 +377,8 @@ def test_a_paused_owner_is_fenced_out_and_its_clients_play_on(tmp_path: Path) ->
             guest = Client((one, two)[i % 2].url, f"g{i}")
             for c in (host, guest):
                 await c.connect()
-            table = await host.create(GAMES[i % len(GAMES)])
+            game = GAMES[i % len(GAMES)]
+            table = await host.create(game, options=LONG_MATCHES.get(game, {}))
             await guest.join(table)
             await host.send({"type": "begin"})
             for c in (host, guest):

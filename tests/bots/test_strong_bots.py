@@ -38,6 +38,7 @@ from meldhall.games.okey_ladder.pieces import WILD
 from meldhall.games.registry import find_game, game_ids
 from meldhall.games.remi.actions import DRAW_STOCK
 from meldhall.games.remi.actions import Discard as RemiDiscard
+from meldhall.games.remi.melds import RunRules
 from meldhall.games.remi.pieces import TOKEN, parse_card_list
 from meldhall.games.sichuan.actions import Discard as SichuanDiscard
 from meldhall.games.sichuan.hand import counts_of
@@ -97,15 +98,28 @@ def test_remi_runs_count_both_ends_and_the_ace_high() -> None:
 def test_remi_take_chance_reads_the_next_players_known_cards_and_both_aces() -> None:
     seven, ace = parse_card_list("7H AH")
     unseen = [1] * 52
-    alone = take_chance(seven, [], 13, unseen, 80)
+    rules = RunRules()
+    alone = take_chance(seven, [], 13, unseen, 80, rules)
     assert 0.0 < alone < 0.3
-    assert take_chance(seven, parse_card_list("7S 7D"), 13, unseen, 80) > 0.6
-    assert take_chance(seven, parse_card_list("8H 9H"), 13, unseen, 80) > 0.6
-    assert take_chance(seven, [], 0, unseen, 80) == 0.0  # nothing in hand to meld with
-    ace_pairs = {tuple(sorted(p)) for p in partner_pairs(ace >> 1)}
+    assert take_chance(seven, parse_card_list("7S 7D"), 13, unseen, 80, rules) > 0.6
+    assert take_chance(seven, parse_card_list("8H 9H"), 13, unseen, 80, rules) > 0.6
+    assert take_chance(seven, [], 0, unseen, 80, rules) == 0.0  # nothing in hand to meld with
+    ace_pairs = set(partner_pairs(ace >> 1, rules))
     two, three, queen, king = (c >> 1 for c in parse_card_list("2H 3H QH KH"))
     assert {(two, three), (queen, king)} <= ace_pairs  # A-2-3 and Q-K-A, never K-A-2
-    assert (two, king) not in ace_pairs and (king, two) not in ace_pairs
+    assert (two, king) not in ace_pairs
+
+
+def test_remi_partner_pairs_follow_the_tables_run_options() -> None:
+    ace, king = (c >> 1 for c in parse_card_list("AH KH"))
+    two, three, queen = (c >> 1 for c in parse_card_list("2H 3H QH"))
+    assert (two, king) in partner_pairs(ace, RunRules(wrap=True))  # K-A-2 goes round
+    assert (ace, two) in partner_pairs(king, RunRules(wrap=True))
+    assert (ace, two) not in partner_pairs(king, RunRules())
+    no_low = partner_pairs(ace, RunRules(ace_low=False))
+    assert (two, three) not in no_low and (queen, king) in no_low
+    wrapped = take_chance(ace * 2, parse_card_list("2H KH"), 13, [1] * 52, 80, RunRules(wrap=True))
+    assert wrapped > 0.6
 
 
 def test_remi_strong_holds_back_the_card_the_next_player_took_partners_for() -> None:

@@ -9,12 +9,13 @@ both (a face he is known to hold: certain; else its unseen copies x his unknown 
 unseen cards), so a card next to cards he took from the pile counts as very likely taken.
 
 >>> from meldhall.games.remi.pieces import parse_card_list
+>>> from meldhall.games.remi.melds import RunRules
 >>> unseen = [1] * 52
 >>> seven_h, = parse_card_list("7H")
 >>> known = parse_card_list("7S 7D")
->>> take_chance(seven_h, known, 13, unseen, 80) > 0.6
+>>> take_chance(seven_h, known, 13, unseen, 80, RunRules()) > 0.6
 True
->>> take_chance(seven_h, [], 13, unseen, 80) < 0.2
+>>> take_chance(seven_h, [], 13, unseen, 80, RunRules()) < 0.2
 True
 """
 
@@ -23,37 +24,41 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from functools import lru_cache
+from itertools import combinations, permutations
 
+from meldhall.games.remi.melds import RunRules, readings
 from meldhall.games.remi.pieces import FIRST_JOKER
 
 
-@lru_cache(maxsize=52)
-def partner_pairs(face: int) -> tuple[tuple[int, int], ...]:
-    """Return the pairs of faces (``suit * 13 + rank index``, 0 = ace) that make a meld of
-    three with ``face``: two other suits of its rank, or two cards of its suit next to it in
-    a run (the ace both below the 2 and above the king, never both in one run)."""
-    suit, rank = divmod(face, 13)
-    others = [s for s in range(4) if s != suit]
-    pairs: list[tuple[int, int]] = [
-        (a * 13 + rank, b * 13 + rank) for i, a in enumerate(others) for b in others[i + 1 :]
-    ]
-    for position in (1, 14) if rank == 0 else (rank + 1,):
-        for lo in (position - 2, position - 1, position):
-            if lo < 1 or lo + 2 > 14:
-                continue
-            rest = [q for q in (lo, lo + 1, lo + 2) if q != position]
-            pairs.append(tuple(suit * 13 + (0 if q == 14 else q - 1) for q in rest))  # type: ignore[arg-type]
-    return tuple(pairs)
+@lru_cache(maxsize=256)
+def partner_pairs(face: int, rules: RunRules) -> tuple[tuple[int, int], ...]:
+    """Return the pairs of faces (``suit * 13 + rank index``, 0 = ace), lower face first,
+    that make a meld of three with ``face`` under these run rules, as the game reads melds
+    (``games.remi.melds.readings``): two other suits of its rank, or two cards of its suit
+    around it in a run. Only faces sharing its suit or rank are tried: no other meld holds
+    both."""
+    card = face * 2
+    kin = [f for f in range(52) if f != face and (f // 13 == face // 13 or f % 13 == face % 13)]
+    return tuple(
+        (a, b)
+        for a, b in combinations(kin, 2)
+        if any(readings(order, rules) for order in permutations((card, a * 2, b * 2)))
+    )
 
 
 def take_chance(
-    card: int, known: Sequence[int], hand_count: int, unseen: Sequence[int], unseen_total: int
+    card: int,
+    known: Sequence[int],
+    hand_count: int,
+    unseen: Sequence[int],
+    unseen_total: int,
+    rules: RunRules,
 ) -> float:
     """Return about how likely (0..1) a player with ``hand_count`` cards, of which ``known``
-    are seen, holds two cards that make a meld with ``card``: ``1 - exp(-E)`` for ``E`` the
-    expected number of such pairs he holds. ``unseen[f]``: unseen copies of face ``f`` (his
-    known cards counted among them); ``unseen_total``: all unseen cards. A joker: 1 (anyone
-    takes it)."""
+    are seen, holds two cards that make a meld with ``card`` under the table's run
+    ``rules``: ``1 - exp(-E)`` for ``E`` the expected number of such pairs he holds.
+    ``unseen[f]``: unseen copies of face ``f`` (his known cards counted among them);
+    ``unseen_total``: all unseen cards. A joker: 1 (anyone takes it)."""
     if card >= FIRST_JOKER:
         return 1.0
     known_faces = {c >> 1 for c in known if c < FIRST_JOKER}
@@ -66,5 +71,5 @@ def take_chance(
             return 1.0
         return min(1.0, unseen[face] * share)
 
-    expected = sum(holds(a) * holds(b) for a, b in partner_pairs(card >> 1))
+    expected = math.fsum(holds(a) * holds(b) for a, b in partner_pairs(card >> 1, rules))
     return 1.0 - math.exp(-expected)

@@ -163,7 +163,7 @@ class StrongRemiBot(GreedyRemiBot):
             elif view.fits_table(card):
                 keep += 5
             if feed:
-                keep += feed * take_chance(card, known, next_count, unseen, total)
+                keep += feed * take_chance(card, known, next_count, unseen, total, view.rules)
             return keep - weight * points, card
 
         return min(discards, key=key)

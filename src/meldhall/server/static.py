@@ -58,6 +58,13 @@ INLINE = re.compile(r"""<script src="/static/(js/[^"]+)" data-inline></script>""
 arrives: connect.js opens the WebSocket); the policy allows it by its hash alone."""
 
 
+LATER_SLOT = '<template id="later">'
+"""Where a page wants the files it needs only later listed instead of preloaded in its head:
+inert module preloads (and stylesheets, written in the slot by the page) that its script puts
+in the head once its first screen is drawn, so that nothing else shares the line before
+(table.html: the table's code after the seed dialog)."""
+
+
 DIST = "dist"
 """The folder under web/ that holds the bundles, one per page script, and ``SOURCE``."""
 
@@ -232,11 +239,17 @@ def page_html(web: Path, name: str, game: str | None = None) -> str:
             needed = [(m, m not in now) for m in modules_of(web, entry, game)]
         for module, later in needed:
             modules[module] = modules.get(module, True) and later
+    ordered = sorted(modules.items(), key=lambda item: item[1])
+    if LATER_SLOT in html:
+        # the page itself asks for what it needs later, once its first screen is drawn
+        now = [m for m, later in ordered if not later]
+        later_links = "".join(
+            _preload(f"/static/{PREFIX}{version}/{m}", False) for m, later in ordered if later
+        )
+        html = html.replace(LATER_SLOT, f"{LATER_SLOT}\n{later_links}", 1)
+        ordered = [(m, False) for m in now]
     # what the page needs only later yields the line to what it needs at once
-    links = "".join(
-        _preload(f"/static/{PREFIX}{version}/{m}", later)
-        for m, later in sorted(modules.items(), key=lambda item: item[1])
-    )
+    links = "".join(_preload(f"/static/{PREFIX}{version}/{m}", later) for m, later in ordered)
     html = html.replace("</head>", f"{links}</head>", 1)
     return STATIC_URL.sub(rf'\1="/static/{PREFIX}{version}/', html)
 
@@ -273,7 +286,7 @@ def page_response(
         for i, lang in enumerate(catalogs_wanted(web, accept_language))
     )
     html = page_html(web, name, game)
-    first = html.find('<link rel="modulepreload"')
+    first = html.find('<link rel="modulepreload"', 0, max(html.find("</head>"), 0))
     at = first if first >= 0 else max(html.find("</head>"), 0)
     return HTMLResponse(html[:at] + links + html[at:], headers={"Cache-Control": REVALIDATE})
 

@@ -3,6 +3,7 @@ escaped name, and the verification of a finished match from its log."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -120,3 +121,13 @@ def test_records_list_the_guests_online_matches(client: TestClient) -> None:
     ]
     client.cookies.clear()
     assert client.get("/api/records").json()["online"] == []
+
+
+def test_the_table_page_carries_the_games_list(client: TestClient) -> None:
+    """The table page has the games' list written in it (no request before its seed dialog),
+    the same as ``/api/games``, as data the policy never runs; the other pages fetch it."""
+    html = client.get("/play/okey").text
+    written = html.split('<script type="application/json" id="games">', 1)[1].split("</script>")[0]
+    assert json.loads(written) == client.get("/api/games").json()
+    assert "<" not in written and "/api/games" not in html
+    assert 'id="games"' not in client.get("/").text

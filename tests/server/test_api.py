@@ -3,6 +3,7 @@ escaped name, and the verification of a finished match from its log."""
 
 from __future__ import annotations
 
+import json
 import re
 from typing import Any
 
@@ -43,18 +44,25 @@ GAME_VIEWS = ("/okey", "/okey-ladder", "/okey-cards", "/tile-rummy", "/remi", "/
 
 
 def test_a_table_page_preloads_its_own_game_view_only(client: TestClient) -> None:
-    """The table page's modules load side by side: every module it imports is preloaded,
-    and of the game views only its game's (the others would share a slow line)."""
+    """The table page's modules load side by side: its head preloads what the seed dialog
+    needs; its ``later`` template lists the table's modules and board.css, of the game views
+    only its game's (the others would share a slow line)."""
     html = client.get("/play/okey").text
-    preloads = re.findall(r'<link rel="modulepreload" href="/static/[^/]+/js/([^"]+)"', html)
+    head, _, body = html.partition("</head>")
+    later_part = body.split('<template id="later">', 1)[1].split("</template>", 1)[0]
+    module = r'<link rel="modulepreload" href="/static/[^/]+/js/([^"]+)"'
+    preloads, later = re.findall(module, head), re.findall(module, later_part)
+    assert 'href="/static/_v' in later_part and "css/board.css" in later_part
+    assert "board.css" not in head and 'as="script"' not in head
     if "js/table.js" in bundled(WEB):  # make bundle built it, split in chunks
         assert preloads[0] == "table.js"
-        later = re.findall(r'<link rel="preload" href="/static/[^/]+/js/([^"]+)" as="script"', html)
         views = [name for name in later if name.rsplit("-", 1)[0].endswith(GAME_VIEWS)]
         assert [name.rsplit("/", 1)[1].rsplit("-", 1)[0] for name in views] == ["okey"]
+        assert any(name.startswith("chunks/table/board-") for name in later)
         return
-    assert {"table.js", "board.js", "net.js", "games/okey.js"} <= set(preloads)
-    assert [p for p in preloads if p.startswith("games/")] == ["games/okey.js"]
+    assert {"table.js", "net.js"} <= set(preloads) and "board.js" not in preloads
+    assert {"board.js", "games/okey.js"} <= set(later)
+    assert [p for p in later if p.startswith("games/")] == ["games/okey.js"]
     online = client.get("/online").text
     assert "js/games/sichuan.js" in online and "js/games/okey.js" in online
 
@@ -113,3 +121,13 @@ def test_records_list_the_guests_online_matches(client: TestClient) -> None:
     ]
     client.cookies.clear()
     assert client.get("/api/records").json()["online"] == []
+
+
+def test_the_table_page_carries_the_games_list(client: TestClient) -> None:
+    """The table page has the games' list written in it (no request before its seed dialog),
+    the same as ``/api/games``, as data the policy never runs; the other pages fetch it."""
+    html = client.get("/play/okey").text
+    written = html.split('<script type="application/json" id="games">', 1)[1].split("</script>")[0]
+    assert json.loads(written) == client.get("/api/games").json()
+    assert "<" not in written and "/api/games" not in html
+    assert 'id="games"' not in client.get("/").text

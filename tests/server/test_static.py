@@ -178,6 +178,32 @@ def test_modules_loaded_later_are_preloaded_after_the_others(tmp_path: Path) -> 
     ]
 
 
+def test_a_page_with_a_later_template_lists_what_it_needs_later_there(tmp_path: Path) -> None:
+    """A page with ``<template id="later">`` preloads in its head only what it needs at once;
+    what it needs later is listed in the template (module preloads to put in the head, after
+    what the page wrote there), all under the version."""
+    web = _split_web(tmp_path)
+    (web / "page.html").write_text(
+        '<html><head></head><body><script type="module" src="/static/js/page.js"></script>'
+        '<template id="later"><link rel="stylesheet" href="/static/css/b.css"></template>'
+        "</body></html>"
+    )
+    html = page_html(web, "page.html", "one")
+    head, _, body = html.partition("</head>")
+    later = body.split('<template id="later">', 1)[1].split("</template>", 1)[0]
+    assert _preloads(head) == [("js/page.js", False), ("js/chunks/page/now-A.js", False)]
+    module = '<link rel="modulepreload" href="/static/_v\\w+/([^"]+)">'
+    assert re.findall(module, later) == [
+        "js/chunks/page/later-B.js",
+        "js/chunks/page/one-C.js",
+        "js/chunks/page/shared-E.js",
+    ]
+    assert later.endswith('css/b.css">') and 'href="/static/_v' in later.split("\n")[-1]
+    assert "two-D" not in html
+    catalogs = page_response(web, "page.html", "one").body.decode()
+    assert catalogs.index("i18n/en.json") < catalogs.index("</head>")
+
+
 def test_catalogs_are_cached_under_the_version(tmp_path: Path) -> None:
     web = _web(tmp_path, bundle=None)
     app = Starlette(routes=[Mount("/static", CachedStatic(directory=web))])

@@ -29,6 +29,8 @@ from starlette.responses import HTMLResponse, Response
 from starlette.staticfiles import StaticFiles
 from starlette.types import Scope
 
+from meldhall.server.games import games_json
+
 LONG_CACHE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 PREFIX = "_v"
@@ -56,6 +58,18 @@ OLD_PRELOAD = re.compile(r"""<link rel="modulepreload"[^>]*>\n?""")
 INLINE = re.compile(r"""<script src="/static/(js/[^"]+)" data-inline></script>""")
 """A script the page carries in itself (a few hundred bytes that must run before anything
 arrives: connect.js opens the WebSocket); the policy allows it by its hash alone."""
+
+
+LATER_SLOT = '<template id="later">'
+"""Where a page wants the files it needs only later listed instead of preloaded in its head:
+inert module preloads (and stylesheets, written in the slot by the page) that its script puts
+in the head once its first screen is drawn, so that nothing else shares the line before
+(table.html: the table's code after the seed dialog)."""
+
+
+GAMES_SLOT = '<script type="application/json" id="games"></script>'
+"""Where a page wants the games' list (``/api/games``) written in itself: data, not a script
+(the policy runs no inline script but connect.js), one request less before its first screen."""
 
 
 DIST = "dist"
@@ -232,11 +246,17 @@ def page_html(web: Path, name: str, game: str | None = None) -> str:
             needed = [(m, m not in now) for m in modules_of(web, entry, game)]
         for module, later in needed:
             modules[module] = modules.get(module, True) and later
+    ordered = sorted(modules.items(), key=lambda item: item[1])
+    if LATER_SLOT in html:
+        # the page itself asks for what it needs later, once its first screen is drawn
+        now = [m for m, later in ordered if not later]
+        later_links = "".join(
+            _preload(f"/static/{PREFIX}{version}/{m}", False) for m, later in ordered if later
+        )
+        html = html.replace(LATER_SLOT, f"{LATER_SLOT}\n{later_links}", 1)
+        ordered = [(m, False) for m in now]
     # what the page needs only later yields the line to what it needs at once
-    links = "".join(
-        _preload(f"/static/{PREFIX}{version}/{m}", later)
-        for m, later in sorted(modules.items(), key=lambda item: item[1])
-    )
+    links = "".join(_preload(f"/static/{PREFIX}{version}/{m}", later) for m, later in ordered)
     html = html.replace("</head>", f"{links}</head>", 1)
     return STATIC_URL.sub(rf'\1="/static/{PREFIX}{version}/', html)
 
@@ -265,7 +285,8 @@ def page_response(
 ) -> HTMLResponse:
     """Return a page (revalidated on every visit: its static URLs carry the version) that
     asks for its catalogs under the version of its scripts (as i18n.js fetches them), before
-    its scripts: its language's at a high priority, English after it at a low one."""
+    its scripts: its language's at a high priority, English after it at a low one; with the
+    games' list written in it where it has a ``GAMES_SLOT``."""
     version = web_version(web)
     links = "".join(
         f'<link rel="preload" href="/static/{PREFIX}{version}/i18n/{lang}.json" as="fetch"'
@@ -273,7 +294,10 @@ def page_response(
         for i, lang in enumerate(catalogs_wanted(web, accept_language))
     )
     html = page_html(web, name, game)
-    first = html.find('<link rel="modulepreload"')
+    if GAMES_SLOT in html:
+        games = json.dumps(games_json(), separators=(",", ":")).replace("<", "\\u003c")
+        html = html.replace(GAMES_SLOT, GAMES_SLOT.replace("></", f">{games}</"), 1)
+    first = html.find('<link rel="modulepreload"', 0, max(html.find("</head>"), 0))
     at = first if first >= 0 else max(html.find("</head>"), 0)
     return HTMLResponse(html[:at] + links + html[at:], headers={"Cache-Control": REVALIDATE})
 

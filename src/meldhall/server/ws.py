@@ -32,6 +32,13 @@ log = logging.getLogger(__name__)
 POLICY_VIOLATION = 1008
 """The WebSocket close code of a connection closed for breaking a limit (RFC 6455)."""
 
+HELLO_PROTOCOL = "meldhall.hello"
+"""The WebSocket subprotocol of a client that says hello in its handshake: the server answers
+with the welcome at once, a round trip sooner than a hello sent after the socket opens."""
+TOKEN_PROTOCOL = "meldhall.token."
+"""The prefix of the offered subprotocol that carries the hello's token (never logged: a
+header, unlike the URL's query, is in no access log)."""
+
 OUTBOX_LIMIT = 2_000
 """Messages a connection may have waiting to be sent; a client that falls further behind is
 closed (it reconnects and gets the whole state again)."""
@@ -78,6 +85,18 @@ class Outbox:
         return items
 
 
+def handshake_hello(subprotocols: list[str]) -> str | None:
+    """Return the hello a client said in its handshake, as the text of a ``hello`` message
+    (checked and answered like one sent after the socket opened), or None when it offered no
+    ``meldhall.hello`` subprotocol. Its token is the offered ``meldhall.token.<token>``; none
+    (a new session) when it offered none."""
+    if HELLO_PROTOCOL not in subprotocols:
+        return None
+    tokens = [p.removeprefix(TOKEN_PROTOCOL) for p in subprotocols if p.startswith(TOKEN_PROTOCOL)]
+    message = {"type": "hello", "token": tokens[0] if tokens else None}
+    return msgspec.json.encode(message).decode()
+
+
 class Connection:
     """The state of one client connection: its session, its table and seat."""
 
@@ -107,13 +126,16 @@ class Connection:
     async def run(self) -> None:
         """Serve the connection until the client leaves (or breaks a limit: then it is closed
         with code 1008 and a reason)."""
-        await self.socket.accept()
+        hello = handshake_hello(self.socket.scope.get("subprotocols") or [])
+        await self.socket.accept(subprotocol=HELLO_PROTOCOL if hello is not None else None)
         if not self.addresses.connect(self.address):
             await self._close(f"at most {self.limits.connections_per_address} connections")
             return
         writer = asyncio.get_running_loop().create_task(self._write())
         try:
             with contextlib.suppress(WebSocketDisconnect):
+                if hello is not None:
+                    await self._handle(hello)
                 await self._read()
         finally:
             self.closed = True

@@ -19,12 +19,13 @@ export class Net {
     this.ws.onopen = () => {
       this.retry = 500;
       this.onStatus?.('open');
-      this.send({ type: 'hello', token: this.token() });
+      // connect.js's socket said hello in its handshake
+      if (!early) this.send({ type: 'hello', token: this.token() });
       for (const m of this.queue.splice(0)) this.send(m);
     };
     this.ws.onmessage = (e) => this.onMessage(JSON.parse(e.data));
     if (early && this.ws.readyState === WebSocket.OPEN) {
-      // connect.js said hello already; take what the server answered meanwhile
+      // connect.js's socket is open: take what the server answered meanwhile
       this.onStatus?.('open');
       for (const m of this.queue.splice(0)) this.send(m);
       for (const data of early.messages.splice(0)) this.onMessage(JSON.parse(data));

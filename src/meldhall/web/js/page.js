@@ -63,9 +63,12 @@ export async function getJSON(url) {
 
 let games = null;
 
-/** Return the games the server declares (`/api/games`, fetched once a page). */
+/** Return a promise of the games the server declares: the list it wrote in the page (the
+ * table page's `<script type="application/json" id="games">`: no request before its first
+ * screen), else `/api/games`, fetched once a page. */
 export function gameList() {
-  games ||= getJSON('/api/games');
+  const written = document.getElementById('games')?.textContent;
+  games ||= written ? Promise.resolve(JSON.parse(written)) : getJSON('/api/games');
   return games;
 }
 

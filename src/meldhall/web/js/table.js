@@ -3,9 +3,10 @@
 // publishing a result and starting a new match.
 //
 // The seed dialog comes first: it needs the words, the games' list and the server's welcome,
-// not the table. The table's code (board.js and the game's view) is fetched beside them (the
-// page preloads it) but compiled and built only after the welcome, once the dialog is on
-// screen; the table's messages wait for it in `waiting`.
+// not the table. The table's code (board.js and the game's view) and its stylesheet
+// (board.css) are fetched only after the welcome, once the dialog is on screen (the server
+// lists them in the page's `later` template: `fetchLater`), so that nothing shares the line
+// with what the dialog needs; the table's messages wait for it in `waiting`.
 import { boot, setToken, gameKey, gameList } from './page.js';
 import { t, el } from './i18n.js';
 import { Net } from './net.js';
@@ -35,7 +36,7 @@ for (const m of early.splice(0)) onMessage(m);
 // screen, or the match to resume is asked for), or after 2 s without one.
 if (!welcome) await new Promise((resolve) => { welcomed = resolve; setTimeout(resolve, 2000); });
 await afterPaint();
-const { openTable } = await import('./board.js');
+const [{ openTable }] = await Promise.all([import('./board.js'), fetchLater()]);
 table = await openTable({ gameId, settings, send: (m) => net.send(m) });
 ctx = table.ctx;
 toolbar();
@@ -48,6 +49,23 @@ function afterPaint() {
     requestAnimationFrame(() => setTimeout(resolve, 0));
     setTimeout(resolve, 200);
   });
+}
+
+/** Put the files the page needs only for the table in its head (the server lists them in
+ * the page's `later` template: the table's modules and board.css), all fetched at once now
+ * that the first screen is drawn; return a promise kept once the stylesheets have loaded (or
+ * failed), so that the table is never drawn without its look. */
+function fetchLater() {
+  const later = document.getElementById('later');
+  if (!later) return Promise.resolve();
+  const files = later.content.cloneNode(true);
+  const sheets = [...files.querySelectorAll('link[rel=stylesheet]')].map((link) => new Promise((resolve) => {
+    link.addEventListener('load', resolve);
+    link.addEventListener('error', resolve);
+  }));
+  later.remove();
+  document.head.append(files);
+  return Promise.all(sheets);
 }
 
 function onMessage(m) {

@@ -133,3 +133,47 @@ def test_every_phase_fits_every_size(page: Any, server: Server, game: str) -> No
         okey_rows_sum(page, match_id, server)
     if game == "sichuan":
         sichuan_wins_list_fans(page, match_id, server)
+
+
+def test_a_sichuan_seat_that_has_won_fits_every_size(page: Any, server: Server) -> None:
+    """A sichuan seat that has won sits out the rest of the hand (blood battle): its hand is
+    shown in the won meld, and no longer on the rack beside it as well (both overflowed
+    the row). A real state is sent again with the seat marked as having won."""
+    sockets: list[Any] = []
+    states: list[str] = []
+
+    def route(ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_server(message: Any) -> None:
+            if isinstance(message, str) and message.startswith('{"type":"state"'):
+                states.append(message)
+            ws.send(message)
+
+        to_server.on_message(from_server)
+        sockets.append(ws)
+
+    page.route_web_socket("**/ws", route)
+    start_match(page, server.url, "sichuan")
+    page.wait_for_selector(".rack .piece")
+    message = json.loads(states[-1])
+    obs = message["observation"]
+    seat = obs["seat"]
+    hand = sorted(obs["hand"])
+    obs["active"][seat] = False
+    obs["winners"] = [
+        {"seat": seat, "tile": hand[-1], "by": "discard", "from": (seat + 1) % 4, "hand": hand[:-1]}
+    ]
+    message["legal"] = []
+    sockets[-1].send(json.dumps(message))
+    page.wait_for_selector(".area-bottom .meld.won")
+    assert page.locator(".area-bottom .rack").count() == 0
+    found: dict[str, list[str]] = {}
+    for width, height in SIZES:
+        page.set_viewport_size({"width": width, "height": height})
+        page.wait_for_timeout(250)
+        page.wait_for_function(AT_REST)
+        problems = page.evaluate(PROBLEMS, [width, height, SEAT_AREAS])
+        if problems:
+            found[f"{width}x{height}"] = problems[:6]
+    assert not found, found

@@ -69,7 +69,8 @@ export function createView(ctx) {
       extra: (s) => [...badge(s), obs.active[s] ? null : el('span', { cls: 'chip', key: 'mj.won' })].filter(Boolean) });
     for (let s = 0; s < ctx.seats; s++) if (s !== ctx.seat) areas[ctx.place(s)].append(melds(s));
     center();
-    keepInPlace(own, [rack.el, melds(ctx.seat)]);
+    // a seat that has won shows its hand in the won meld only: both would not fit one row
+    keepInPlace(own, obs.active[ctx.seat] ? [rack.el, melds(ctx.seat)] : [melds(ctx.seat)]);
     keepInPlace(wrap, [myPanel(ctx, { count: hand.length, score: obs.match_scores[ctx.seat], turn: obs.to_act.includes(ctx.seat), extra: badge(ctx.seat) }), own, actionBar]);
     if (!wrap.parentNode) areas.bottom.replaceChildren(wrap);
     let key = 'status.wait';

@@ -51,48 +51,53 @@ class Prices:
 
 def lp_prices(
     universe: Universe,
-    melds: Sequence[Template],
+    groups: Sequence[tuple[Template, ...]],
     hand: int,
     free: Sequence[int],
     free_jokers: int,
 ) -> tuple[Prices, list[int]] | None:
-    """Return checked integer dual prices for ``hand`` with ``melds`` (every meld it holds) and
-    each meld's price (times SCALE, at least its tiles times SCALE), or None when the LP has no
-    optimum (the table cannot be placed) or the rounded prices fail the check."""
+    """Return checked integer dual prices for ``hand`` whose held melds are ``groups`` (one
+    tuple per lowest slot) and each meld's price in that order (times SCALE, at least its
+    tiles times SCALE), or None when the LP has no optimum (the table cannot be placed) or
+    the rounded prices fail the check."""
     import highspy
     import numpy as np
 
     kinds = universe.kinds
-    natural_mask = universe.natural_mask
-    starts = [0]
     index: list[int] = []
     value: list[int] = []
-    for t in melds:
-        slots, copies = _column(t.mask & natural_mask)
-        index += slots
-        value += copies
-        if t.jokers:
-            index.append(kinds)
-            value.append(t.jokers)
-        starts.append(len(index))
+    lengths: list[int] = []
+    tiles: list[int] = []
+    for group in groups:
+        if group:
+            col = _columns(group, universe)
+            index += col[0]
+            value += col[1]
+            lengths += col[2]
+            tiles += col[3]
     counts = [(hand >> (FIELD * k)) & 15 for k in range(kinds)]
     jokers = hand >> universe.joker_shift
-    n = len(melds)
-    tiles = np.array([t.naturals + t.jokers for t in melds], dtype=np.int64)
+    n = len(tiles)
+    size = np.array(tiles, dtype=np.int64)
+    rows = np.array(index, dtype=np.int32)
+    starts = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(lengths, out=starts[1:])
+    lower = [c - f if c > f else 0 for c, f in zip(counts, free, strict=True)]
+    lower.append(max(0, jokers - free_jokers))
+    counts.append(jokers)
     lp = highspy.HighsLp()
     lp.num_col_ = n
     lp.num_row_ = kinds + 1
-    lp.col_cost_ = tiles.astype(float)
+    lp.col_cost_ = size.astype(np.float64)
     lp.col_lower_ = np.zeros(n)
     lp.col_upper_ = np.full(n, highspy.kHighsInf)
-    lower = [max(0, c - f) for c, f in zip(counts, free, strict=True)]
-    lp.row_lower_ = np.array([*lower, max(0, jokers - free_jokers)], dtype=float)
-    lp.row_upper_ = np.array([*counts, jokers], dtype=float)
+    lp.row_lower_ = np.array(lower, dtype=np.float64)
+    lp.row_upper_ = np.array(counts, dtype=np.float64)
     lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = np.array(starts, dtype=np.int32)
-    rows = np.array(index, dtype=np.int32)
+    lp.a_matrix_.start_ = starts
     lp.a_matrix_.index_ = rows
-    lp.a_matrix_.value_ = np.array(value, dtype=float)
+    values = np.array(value, dtype=np.int64)
+    lp.a_matrix_.value_ = values.astype(np.float64)
     lp.sense_ = highspy.ObjSense.kMaximize
     solver = _highs()
     solver.passModel(lp)
@@ -100,40 +105,52 @@ def lp_prices(
     if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
     duals = np.asarray(solver.getSolution().row_dual, dtype=np.float64)
-    present = np.array([*counts, jokers], dtype=bool)
-    # the exact check: the meld × face matrix times the integer prices
-    matrix = np.zeros((kinds + 1, n), dtype=np.int64)
-    matrix[rows, np.repeat(np.arange(n), np.diff(starts))] = value
-    need = tiles * SCALE
+    present = np.array(counts, dtype=bool)
+    need = size * SCALE
     for sign in (1.0, -1.0):  # HiGHS's sign of a maximum's duals, checked rather than assumed
         prices = np.where(present, np.ceil(sign * duals * SCALE - 1e-3), 0).astype(np.int64)
-        paid = prices @ matrix
+        paid = np.add.reduceat(prices[rows] * values, starts[:-1])  # exact, in integers
         if bool((paid >= need).all()):
-            listed = [int(x) for x in prices]
-            return Prices(tuple(listed[:kinds]), listed[kinds]), [int(x) for x in paid]
+            listed = prices.tolist()
+            return Prices(tuple(listed[:kinds]), listed[kinds]), paid.tolist()
     return None
 
 
-_COLUMNS: dict[int, tuple[list[int], list[int]]] = {}
-_COLUMNS_MAX = 1 << 16
+_Columns = tuple[list[int], list[int], list[int], list[int]]
+"""The LP columns of a group of melds: row indices, their coefficients, entries per column,
+and each meld's tiles (the joker row is ``kinds``)."""
+_COLUMNS: dict[int, tuple[tuple[Template, ...], _Columns]] = {}
+_COLUMNS_MAX = 1 << 14
 
 
-def _column(naturals: int) -> tuple[list[int], list[int]]:
-    """Return the slots of a meld's natural tiles and the copies of each (cached)."""
-    got = _COLUMNS.get(naturals)
-    if got is not None:
-        return got
-    slots, copies = [], []
-    rest = naturals
-    while rest:
-        k = ((rest & -rest).bit_length() - 1) // FIELD
-        slots.append(k)
-        copies.append((rest >> (FIELD * k)) & 15)
-        rest &= ~(15 << (FIELD * k))
+def _columns(group: tuple[Template, ...], universe: Universe) -> _Columns:
+    """Return the LP columns of ``group`` (cached on the group's identity: the search caches
+    the groups a slot's window holds)."""
+    got = _COLUMNS.get(id(group))
+    if got is not None and got[0] is group:
+        return got[1]
+    index: list[int] = []
+    value: list[int] = []
+    lengths: list[int] = []
+    tiles: list[int] = []
+    for t in group:
+        rest = t.mask & universe.natural_mask
+        before = len(index)
+        while rest:
+            k = ((rest & -rest).bit_length() - 1) // FIELD
+            index.append(k)
+            value.append((rest >> (FIELD * k)) & 15)
+            rest &= ~(15 << (FIELD * k))
+        if t.jokers:
+            index.append(universe.kinds)
+            value.append(t.jokers)
+        lengths.append(len(index) - before)
+        tiles.append(t.naturals + t.jokers)
     if len(_COLUMNS) >= _COLUMNS_MAX:
         _COLUMNS.clear()
-    got = _COLUMNS[naturals] = (slots, copies)
-    return got
+    cols = (index, value, lengths, tiles)
+    _COLUMNS[id(group)] = (group, cols)
+    return cols
 
 
 _SOLVER: list[Highs] = []

@@ -85,7 +85,7 @@ def _search(
         dual = search.unit_dual()
         if search.size >= PRICED_SIZE:
             prices = lp_prices(
-                universe, search.melds_held(), search.start, by_slot(free, rules), free_jokers
+                universe, search.groups(), search.start, by_slot(free, rules), free_jokers
             )
             if prices is not None:
                 dual = search.price(*prices)

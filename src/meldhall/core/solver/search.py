@@ -72,40 +72,35 @@ class Search:
         self._end: dict[int, tuple[int, tuple[Template, ...]]] = {}
         self._prices: Prices | None = None
 
-    def melds_held(self) -> list[Template]:
-        """Return every meld the starting hand holds."""
-        return [t for group in self._cands for t in group]
+    def groups(self) -> list[tuple[Template, ...]]:
+        """Return the melds the starting hand holds, one tuple per lowest slot."""
+        return self._cands
 
     def price(self, prices: Prices, paid: list[int]) -> int:
-        """Cut ``most_tiles`` by ``prices`` from now on (``paid``: each meld of
-        ``melds_held`` priced, at least its tiles times SCALE); return the bound of ``start``
-        times SCALE (the ``dual`` to pass at the start)."""
+        """Cut ``most_tiles`` by ``prices`` from now on (``paid``: each meld of ``groups``
+        in order priced, at least its tiles times SCALE); return the bound of ``start`` times
+        SCALE (the ``dual`` to pass at the start)."""
         self._prices = prices
         w, wj = prices.slots, prices.joker
         jshift, fj = self._u.joker_shift, self._free_jokers
         free = self._free
-        natural_mask = self._u.natural_mask
-        negative = any(x < 0 for x in w) or wj < 0
-        score = self._score
-        at = iter(paid)
+        negative = wj < 0 or min(w) < 0
+        at = 0
         priced: list[tuple[_Move, ...]] = []
-        for group in self._cands:
-            moves: list[_Move] = []
-            for t in group:
-                neg: list[_Neg] = []
-                if negative:
-                    if t.jokers and wj < 0:
-                        neg.append((jshift, 255, fj, wj, t.jokers))
-                    naturals = t.mask & natural_mask
-                    while naturals:
-                        k = ((naturals & -naturals).bit_length() - 1) // FIELD
-                        if w[k] < 0:
-                            neg.append(
-                                (FIELD * k, 15, free[k], w[k], (naturals >> (FIELD * k)) & 15)
-                            )
-                        naturals &= ~(15 << (FIELD * k))
-                moves.append((t.mask, score[t.mask], next(at), tuple(neg)))
-            priced.append(tuple(moves))
+        for group, moves in zip(self._cands, self._moves, strict=True):
+            end = at + len(moves)
+            if not negative:
+                priced.append(
+                    tuple((m[0], m[1], p, ()) for m, p in zip(moves, paid[at:end], strict=True))
+                )
+            else:
+                priced.append(
+                    tuple(
+                        (m[0], m[1], p, _negative(t, w, wj, free, fj, jshift))
+                        for t, m, p in zip(group, moves, paid[at:end], strict=True)
+                    )
+                )
+            at = end
         self._moves = priced
         return prices.total(self.start, free, fj, jshift)
 
@@ -293,6 +288,22 @@ class Search:
                 result = cand_
         self._end[jokers] = result
         return result
+
+
+def _negative(
+    t: Template, w: tuple[int, ...], wj: int, free: list[int], fj: int, jshift: int
+) -> tuple[_Neg, ...]:
+    """Return the faces (and jokers) of ``t`` priced below zero, as ``most_tiles`` reads them."""
+    neg: list[_Neg] = []
+    if t.jokers and wj < 0:
+        neg.append((jshift, 255, fj, wj, t.jokers))
+    naturals = t.mask & ((1 << jshift) - 1)
+    while naturals:
+        k = ((naturals & -naturals).bit_length() - 1) // FIELD
+        if w[k] < 0:
+            neg.append((FIELD * k, 15, free[k], w[k], (naturals >> (FIELD * k)) & 15))
+        naturals &= ~(15 << (FIELD * k))
+    return tuple(neg)
 
 
 _Neg = tuple[int, int, int, int, int]

@@ -10,7 +10,6 @@ import pytest
 from hypothesis import given
 
 from meldhall.core.solver import (
-    RUMMIKUB,
     RUMMIKUB_SOLVER_CONVENTION,
     MeldRules,
     Solution,
@@ -76,8 +75,9 @@ def _both(
     return plain, priced
 
 
-@pytest.mark.parametrize("rules", [RUMMIKUB_SOLVER_CONVENTION, RUMMIKUB])
-def test_prices_keep_every_answer_on_large_tables(rules: MeldRules) -> None:
+@pytest.mark.parametrize("name", ["peer", "rummikub", "tile_rummy", "okey"])
+def test_prices_keep_every_answer_on_large_tables(name: str) -> None:
+    rules = RULES[name]
     rng = random.Random(16)
     for _ in range(25):
         case = _random_table(rng)

@@ -17,6 +17,7 @@ the question runs without prices. Prices never change an answer, only how much i
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
@@ -24,7 +25,7 @@ from typing import TYPE_CHECKING
 from meldhall.core.solver.universe import FIELD, Template, Universe
 
 if TYPE_CHECKING:
-    from highspy import Highs
+    from highspy._core import _Highs
 
 SCALE = 1 << 20
 """Prices are integers: LP prices times SCALE, rounded up."""
@@ -153,19 +154,23 @@ def _columns(group: tuple[Template, ...], universe: Universe) -> _Columns:
     return cols
 
 
-_SOLVER: list[Highs] = []
+_SOLVER = threading.local()
+"""One HiGHS instance per thread (an instance solves one LP at a time)."""
 
 
-def _highs() -> Highs:
-    """Return the process's HiGHS instance, quiet and without presolve (tiny LPs)."""
-    import highspy
+def _highs() -> _Highs:
+    """Return this thread's HiGHS instance, quiet and without presolve (tiny LPs). It is the
+    bare solver class: ``highspy.Highs`` prints a banner on stdout when made and runs Python
+    callbacks on every solve."""
+    solver: _Highs | None = getattr(_SOLVER, "solver", None)
+    if solver is None:
+        from highspy import _core
 
-    if not _SOLVER:
-        solver = highspy.Highs()  # type: ignore[no-untyped-call]
+        solver = _core._Highs()
         solver.setOptionValue("output_flag", False)
         solver.setOptionValue("presolve", "off")
-        _SOLVER.append(solver)
-    return _SOLVER[0]
+        _SOLVER.solver = solver
+    return solver
 
 
 __all__ = ["SCALE", "Prices", "lp_prices"]

@@ -5,6 +5,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 from typing import Literal
 
+from meldhall.core.solver.bound import SCALE, lp_prices
 from meldhall.core.solver.distance import distance
 from meldhall.core.solver.melds import Meld, Solution
 from meldhall.core.solver.rules import LadderValue, MeldRules
@@ -20,6 +21,10 @@ from meldhall.core.solver.universe import (
 Objective = Literal["value", "placed"]
 OpeningObjective = Literal["value", "placed", "naturals"]
 Counts = Sequence[int]
+
+PRICED_SIZE = 24
+"""Tiles from which the most-tiles question first solves its LP relaxation for prices that
+cut the search (``bound.py``): below, the search is cheaper than the LP."""
 
 _SCALE = 1 << 24
 """Weight of the main objective over the tie-break in one score."""
@@ -77,9 +82,16 @@ def _search(
         # mostly free tiles, many of them left out: one exact pass beats deepening
         best = search.best(search.start)
     elif tiles_only:  # deepening: lose no tile, then at most one, two, ...
-        need = search.size
+        dual = search.unit_dual()
+        if search.size >= PRICED_SIZE:
+            prices = lp_prices(
+                universe, search.groups(), search.start, by_slot(free, rules), free_jokers
+            )
+            if prices is not None:
+                dual = search.price(*prices)
+        need = min(search.size, dual // SCALE)
         while True:
-            best = search.most_tiles(search.start, 0, search.size, need)
+            best = search.most_tiles(search.start, 0, search.size, need, dual)
             if best >= need:
                 break
             if best < 0:  # not even every table tile can be placed

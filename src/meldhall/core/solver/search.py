@@ -9,8 +9,9 @@ copies). Jokers left when no natural tile remains go into jokers-only melds (whe
 allow them) or stay out; table jokers must be placed.
 
 ``Search.best`` maximises a score per meld; ``Search.most_tiles`` counts tiles only and cuts
-by the tiles left (branch and bound); ``FrontSearch`` keeps, per number of tiles placed, the
-best value (openings against a threshold).
+by the tiles left and by the bound of dual prices (branch and bound, ``bound.py``);
+``FrontSearch`` keeps, per number of tiles placed, the best value (openings against a
+threshold).
 """
 
 from __future__ import annotations
@@ -18,6 +19,7 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from meldhall.core.solver.bound import SCALE, Prices
 from meldhall.core.solver.universe import FIELD, Template, Universe
 
 NEG = -(1 << 60)
@@ -42,6 +44,7 @@ class Search:
         "_free_jokers",
         "_memo",
         "_moves",
+        "_prices",
         "_score",
         "_u",
         "size",
@@ -67,6 +70,43 @@ class Search:
         self._memo: dict[int, int] = {}
         self._bound: dict[int, int] = {}
         self._end: dict[int, tuple[int, tuple[Template, ...]]] = {}
+        self._prices: Prices | None = None
+
+    def groups(self) -> list[tuple[Template, ...]]:
+        """Return the melds the starting hand holds, one tuple per lowest slot."""
+        return self._cands
+
+    def price(self, prices: Prices, paid: list[int]) -> int:
+        """Cut ``most_tiles`` by ``prices`` from now on (``paid``: each meld of ``groups``
+        in order priced, at least its tiles times SCALE); return the bound of ``start`` times
+        SCALE (the ``dual`` to pass at the start)."""
+        self._prices = prices
+        w, wj = prices.slots, prices.joker
+        jshift, fj = self._u.joker_shift, self._free_jokers
+        free = self._free
+        negative = wj < 0 or min(w) < 0
+        at = 0
+        priced: list[tuple[_Move, ...]] = []
+        for group, moves in zip(self._cands, self._moves, strict=True):
+            end = at + len(moves)
+            if not negative:
+                priced.append(
+                    tuple((m[0], m[1], p, ()) for m, p in zip(moves, paid[at:end], strict=True))
+                )
+            else:
+                priced.append(
+                    tuple(
+                        (m[0], m[1], p, _negative(t, w, wj, free, fj, jshift))
+                        for t, m, p in zip(group, moves, paid[at:end], strict=True)
+                    )
+                )
+            at = end
+        self._moves = priced
+        return prices.total(self.start, free, fj, jshift)
+
+    def unit_dual(self) -> int:
+        """Return the ``dual`` to pass at the start without prices: the tiles times SCALE."""
+        return self.size * SCALE
 
     def best(self, hand: int, must: int = 0) -> int:
         """Return the best score from ``hand`` (``must``: no more copies of the lowest slot may
@@ -105,15 +145,21 @@ class Search:
         memo[key] = result
         return result
 
-    def most_tiles(self, hand: int, must: int, size: int, need: int) -> int:
+    def most_tiles(self, hand: int, must: int, size: int, need: int, dual: int) -> int:
         """Return the most tiles placed from ``hand`` when that is at least ``need``, else an
         upper bound below ``need`` (branch and bound).
 
-        A state is cut as soon as its tiles cannot reach ``need``; bounds are kept apart from
-        exact answers, so ``melds`` follows exact answers only.
+        A state is cut as soon as its tiles, or its bound by the prices (``dual``, times
+        SCALE: ``price``), cannot reach ``need``; bounds are kept apart from exact answers, so
+        ``melds`` follows exact answers only.
         """
         if size < need:
             return size
+        cap = dual // SCALE
+        if cap < need:
+            return cap
+        if cap > size:
+            cap = size
         key = hand << 1 | must
         got = self._memo.get(key)
         if got is not None:
@@ -131,30 +177,48 @@ class Search:
             count = (hand >> shift) & 15
             result = NEG
             if not must:
-                for left in range(min(count, self._free[k]) + 1):
+                prices = self._prices
+                w = SCALE if prices is None else prices.slots[k]
+                free = self._free[k]
+                for left in range(min(count, free) + 1):
                     floor = need if need > result else result + 1
+                    if w >= 0:
+                        paid = w * left
+                    else:
+                        paid = w * (max(0, count - free) - max(0, count - left - free))
                     got = self.most_tiles(
-                        hand - (left << shift), 1 if left < count else 0, size - left, floor
+                        hand - (left << shift),
+                        1 if left < count else 0,
+                        size - left,
+                        floor,
+                        dual - paid,
                     )
                     if got > result:
                         result = got
-                        if got == size:
+                        if got >= cap:
                             break
             else:
                 guard = u.guard
-                for mask, gain in self._moves[k]:
+                for mask, gain, paid, neg in self._moves[k]:
                     r = (hand | guard) - mask
                     if r & guard == guard:
                         rest = r ^ guard
+                        for nshift, field, nfree, nw, n in neg:
+                            c = (hand >> nshift) & field
+                            paid -= nw * n - nw * (max(0, c - nfree) - max(0, c - n - nfree))
                         floor = need if need > result else result + 1
                         got = self.most_tiles(
-                            rest, 1 if (rest >> shift) & 15 else 0, size - gain, floor - gain
+                            rest,
+                            1 if (rest >> shift) & 15 else 0,
+                            size - gain,
+                            floor - gain,
+                            dual - paid,
                         )
                         if got > NEG:
                             got += gain
                             if got > result:
                                 result = got
-                                if got == size:
+                                if got >= cap:
                                     break
         if result >= need:
             self._memo[key] = result
@@ -226,8 +290,29 @@ class Search:
         return result
 
 
-_Held = tuple[tuple[Template, ...], tuple[tuple[int, int], ...], int]
-"""The melds of one lowest slot a hand holds, their (mask, score), and their masks' union."""
+def _negative(
+    t: Template, w: tuple[int, ...], wj: int, free: list[int], fj: int, jshift: int
+) -> tuple[_Neg, ...]:
+    """Return the faces (and jokers) of ``t`` priced below zero, as ``most_tiles`` reads them."""
+    neg: list[_Neg] = []
+    if t.jokers and wj < 0:
+        neg.append((jshift, 255, fj, wj, t.jokers))
+    naturals = t.mask & ((1 << jshift) - 1)
+    while naturals:
+        k = ((naturals & -naturals).bit_length() - 1) // FIELD
+        if w[k] < 0:
+            neg.append((FIELD * k, 15, free[k], w[k], (naturals >> (FIELD * k)) & 15))
+        naturals &= ~(15 << (FIELD * k))
+    return tuple(neg)
+
+
+_Neg = tuple[int, int, int, int, int]
+"""A face of a meld priced below zero: (shift, field mask, rack copies, price, copies used)."""
+_Move = tuple[int, int, int, tuple[_Neg, ...]]
+"""A meld for ``most_tiles``: (mask, score, its price times SCALE, its faces priced below 0)."""
+_Held = tuple[tuple[Template, ...], tuple[_Move, ...], int]
+"""The melds of one lowest slot a hand holds, their moves at unit prices (a tile costs
+SCALE), and their masks' union."""
 
 
 @dataclass(frozen=True, slots=True)
@@ -298,11 +383,11 @@ def _ones(universe: Universe) -> int:
 
 def _prepare_scored(
     universe: Universe, scored: _Scored, hand: int, free: list[int]
-) -> tuple[list[tuple[Template, ...]], list[tuple[tuple[int, int], ...]], int, int]:
+) -> tuple[list[tuple[Template, ...]], list[tuple[_Move, ...]], int, int]:
     """Return ``prepare``'s answer with, per slot, the (mask, score) of its melds."""
     empty: tuple[Template, ...] = ()
     cands: list[tuple[Template, ...]] = [empty] * universe.kinds
-    moves: list[tuple[tuple[int, int], ...]] = [()] * universe.kinds
+    moves: list[tuple[_Move, ...]] = [()] * universe.kinds
     used = 0
     nat = hand & universe.natural_mask
     rest = nat
@@ -325,7 +410,7 @@ def _prepare_scored(
                 group = [x for x in scored.by_low[k] if _holds(x[2], window, key[1], nat_mask)]
                 entry = (
                     tuple(x[2] for x in group),
-                    tuple((x[0], x[1]) for x in group),
+                    tuple((x[0], x[1], x[1] * SCALE, ()) for x in group),
                     sum_masks(x[0] for x in group),
                 )
                 if len(memo) >= _HELD_MAX:
@@ -343,7 +428,7 @@ def _prepare_scored(
             group = [x for x in scored.by_low[k] if (held - x[0]) & guard == guard]
             if group:
                 cands[k] = tuple(x[2] for x in group)
-                moves[k] = tuple((x[0], x[1]) for x in group)
+                moves[k] = tuple((x[0], x[1], x[1] * SCALE, ()) for x in group)
                 used |= sum_masks(x[0] for x in group)
     start = hand
     size = jokers

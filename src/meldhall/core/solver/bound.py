@@ -1,0 +1,176 @@
+"""Dual prices of the most-tiles question's LP relaxation: an upper bound for every state.
+
+The question "most tiles placed, table tiles all placed" is an integer programme over the melds
+a hand holds: ``x_m`` copies of meld m, each face used at most its count and at least its
+table copies, the jokers likewise. Any prices ``w`` (one per face and one for the jokers) with
+``sum of w over a meld's tiles >= the meld's tile count`` for every held meld bound the tiles
+placed from any hand below the starting one by weak LP duality::
+
+    placed <= sum_f g_f(c_f) + g_J(j),  g(c) = w * c (w >= 0), w * max(0, c - rack copies) (w < 0)
+
+Prices from the LP's optimal dual (HiGHS) make that bound as tight as the LP at the start and
+cut, deeper down, every branch whose melds waste more than the slack between the bound and the
+target (reduced-cost fixing). The prices are rounded to integers over ``SCALE`` and checked
+exactly against every meld, so a bound never depends on floating point: when the check fails
+the question runs without prices. Prices never change an answer, only how much is searched.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from meldhall.core.solver.universe import FIELD, Template, Universe
+
+if TYPE_CHECKING:
+    from highspy._core import _Highs
+
+SCALE = 1 << 20
+"""Prices are integers: LP prices times SCALE, rounded up."""
+
+
+@dataclass(frozen=True, slots=True)
+class Prices:
+    """Integer dual prices (times ``SCALE``): one per slot, and the jokers'."""
+
+    slots: tuple[int, ...]
+    joker: int
+
+    def total(self, hand: int, free: Sequence[int], free_jokers: int, joker_shift: int) -> int:
+        """Return the bound of ``hand`` times ``SCALE`` (sum of g over its faces and jokers)."""
+        out = 0
+        for k, w in enumerate(self.slots):
+            if w:
+                c = (hand >> (FIELD * k)) & 15
+                out += w * (c if w > 0 else max(0, c - free[k]))
+        j = hand >> joker_shift
+        w = self.joker
+        return out + w * (j if w > 0 else max(0, j - free_jokers))
+
+
+def lp_prices(
+    universe: Universe,
+    groups: Sequence[tuple[Template, ...]],
+    hand: int,
+    free: Sequence[int],
+    free_jokers: int,
+) -> tuple[Prices, list[int]] | None:
+    """Return checked integer dual prices for ``hand`` whose held melds are ``groups`` (one
+    tuple per lowest slot) and each meld's price in that order (times SCALE, at least its
+    tiles times SCALE), or None when the LP has no optimum (the table cannot be placed) or
+    the rounded prices fail the check."""
+    import highspy
+    import numpy as np
+
+    kinds = universe.kinds
+    index: list[int] = []
+    value: list[int] = []
+    lengths: list[int] = []
+    tiles: list[int] = []
+    for group in groups:
+        if group:
+            col = _columns(group, universe)
+            index += col[0]
+            value += col[1]
+            lengths += col[2]
+            tiles += col[3]
+    counts = [(hand >> (FIELD * k)) & 15 for k in range(kinds)]
+    jokers = hand >> universe.joker_shift
+    n = len(tiles)
+    size = np.array(tiles, dtype=np.int64)
+    rows = np.array(index, dtype=np.int32)
+    starts = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(lengths, out=starts[1:])
+    lower = [c - f if c > f else 0 for c, f in zip(counts, free, strict=True)]
+    lower.append(max(0, jokers - free_jokers))
+    counts.append(jokers)
+    lp = highspy.HighsLp()
+    lp.num_col_ = n
+    lp.num_row_ = kinds + 1
+    lp.col_cost_ = size.astype(np.float64)
+    lp.col_lower_ = np.zeros(n)
+    lp.col_upper_ = np.full(n, highspy.kHighsInf)
+    lp.row_lower_ = np.array(lower, dtype=np.float64)
+    lp.row_upper_ = np.array(counts, dtype=np.float64)
+    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
+    lp.a_matrix_.start_ = starts
+    lp.a_matrix_.index_ = rows
+    values = np.array(value, dtype=np.int64)
+    lp.a_matrix_.value_ = values.astype(np.float64)
+    lp.sense_ = highspy.ObjSense.kMaximize
+    solver = _highs()
+    solver.passModel(lp)
+    solver.run()
+    if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
+        return None
+    duals = np.asarray(solver.getSolution().row_dual, dtype=np.float64)
+    present = np.array(counts, dtype=bool)
+    need = size * SCALE
+    for sign in (1.0, -1.0):  # HiGHS's sign of a maximum's duals, checked rather than assumed
+        prices = np.where(present, np.ceil(sign * duals * SCALE - 1e-3), 0).astype(np.int64)
+        paid = np.add.reduceat(prices[rows] * values, starts[:-1])  # exact, in integers
+        if bool((paid >= need).all()):
+            listed = prices.tolist()
+            return Prices(tuple(listed[:kinds]), listed[kinds]), paid.tolist()
+    return None
+
+
+_Columns = tuple[list[int], list[int], list[int], list[int]]
+"""The LP columns of a group of melds: row indices, their coefficients, entries per column,
+and each meld's tiles (the joker row is ``kinds``)."""
+_COLUMNS: dict[int, tuple[tuple[Template, ...], _Columns]] = {}
+_COLUMNS_MAX = 1 << 14
+
+
+def _columns(group: tuple[Template, ...], universe: Universe) -> _Columns:
+    """Return the LP columns of ``group`` (cached on the group's identity: the search caches
+    the groups a slot's window holds)."""
+    got = _COLUMNS.get(id(group))
+    if got is not None and got[0] is group:
+        return got[1]
+    index: list[int] = []
+    value: list[int] = []
+    lengths: list[int] = []
+    tiles: list[int] = []
+    for t in group:
+        rest = t.mask & universe.natural_mask
+        before = len(index)
+        while rest:
+            k = ((rest & -rest).bit_length() - 1) // FIELD
+            index.append(k)
+            value.append((rest >> (FIELD * k)) & 15)
+            rest &= ~(15 << (FIELD * k))
+        if t.jokers:
+            index.append(universe.kinds)
+            value.append(t.jokers)
+        lengths.append(len(index) - before)
+        tiles.append(t.naturals + t.jokers)
+    if len(_COLUMNS) >= _COLUMNS_MAX:
+        _COLUMNS.clear()
+    cols = (index, value, lengths, tiles)
+    _COLUMNS[id(group)] = (group, cols)
+    return cols
+
+
+_SOLVER = threading.local()
+"""One HiGHS instance per thread (an instance solves one LP at a time)."""
+
+
+def _highs() -> _Highs:
+    """Return this thread's HiGHS instance, quiet and without presolve (tiny LPs). It is the
+    bare solver class: ``highspy.Highs`` prints a banner on stdout when made and runs Python
+    callbacks on every solve."""
+    solver: _Highs | None = getattr(_SOLVER, "solver", None)
+    if solver is None:
+        from highspy import _core
+
+        solver = _core._Highs()
+        solver.setOptionValue("output_flag", False)
+        solver.setOptionValue("presolve", "off")
+        _SOLVER.solver = solver
+    return solver
+
+
+__all__ = ["SCALE", "Prices", "lp_prices"]

@@ -18,6 +18,7 @@ import websockets
 from meldhall.bots.base import make_bot
 from meldhall.games.registry import find_game
 from meldhall.server.protocol import check_server
+from meldhall.tables.table import ONCE_KEYS
 from tests.uvicorn_server import start_uvicorn
 
 FAST = {
@@ -117,12 +118,24 @@ class Client:
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
 
+    def _keep_once_keys(self, message: dict[str, Any]) -> None:
+        """Put into a state's observation the keys only a connection's first state carries
+        (``ONCE_KEYS``), from the state before it of the same match, as a page would."""
+        before = self.state
+        if before is None or before.get("match") != message.get("match"):
+            return
+        observation = message["observation"]
+        for key in ONCE_KEYS:
+            if key not in observation and key in before["observation"]:
+                observation[key] = before["observation"][key]
+
     async def recv(self) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(await self.ws.recv())
         check_server(message)
         self.received.append(message)
         kind = message["type"]
         if kind == "state":
+            self._keep_once_keys(message)
             self.state = message
         elif kind == "match":
             self.match = message

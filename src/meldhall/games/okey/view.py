@@ -70,7 +70,7 @@ def observation_of(state: OkeyState, viewer: Seat | None) -> dict[str, JSON]:
 
     What every seat sees alike is built once per state version (``_shared``) and shared by
     the observations of that version: read them, never change them (each observation is a
-    dict of its own; a pile's tiles are a list of their own)."""
+    dict of its own)."""
     seated = viewer is not None and 0 <= viewer < state.n
     template, piles = _shared(state)
     full = visible_piles(state, viewer)
@@ -79,22 +79,16 @@ def observation_of(state: OkeyState, viewer: Seat | None) -> dict[str, JSON]:
     observation["hand"] = (
         [TOKENS[t] for t in state.hands[viewer]] if seated and viewer is not None else None
     )
-    observation["discards"] = [
-        {
-            "count": len(tiles),
-            "top": tiles[-1] if tiles else None,
-            "tiles": list(tiles) if full[s] else None,
-        }
-        for s, tiles in enumerate(piles)
-    ]
+    observation["discards"] = [pile[see] for pile, see in zip(piles, full, strict=True)]
     observation["can_show"] = seated and viewer is not None and state.can_show(viewer)
     return observation
 
 
-def _shared(state: OkeyState) -> tuple[dict[str, JSON], list[list[str]]]:
+def _shared(state: OkeyState) -> tuple[dict[str, JSON], list[tuple[JSON, JSON]]]:
     """Return the observation keys every viewer of ``state`` sees alike, in the observation's
-    key order (the viewer's own keys hold placeholders), and each discard pile's tokens
-    bottom to top: remembered on the state for its version (``apply`` bumps it)."""
+    key order (the viewer's own keys hold placeholders), and each discard pile's entry of
+    ``discards`` as a viewer sees it who may not, and who may, look through the pile:
+    remembered on the state for its version (``apply`` bumps it)."""
     version = state._version
     cached = state.__dict__.get("_view_cache")
     if cached is not None and cached[0] == version:
@@ -142,7 +136,12 @@ def _shared(state: OkeyState) -> tuple[dict[str, JSON], list[list[str]]]:
             "out_after": list(state.out_after),
         },
     }
-    piles = [[TOKENS[t] for t in pile] for pile in state.piles]
+    piles: list[tuple[JSON, JSON]] = []
+    for pile in state.piles:
+        top = TOKENS[pile[-1]] if pile else None
+        tiles: list[JSON] = [TOKENS[t] for t in pile]
+        hidden: JSON = {"count": len(pile), "top": top, "tiles": None}
+        piles.append((hidden, {"count": len(pile), "top": top, "tiles": tiles}))
     state._view_cache = (version, template, piles)
     return template, piles
 

@@ -97,6 +97,8 @@ class Client:
         self.token: str | None = None
         self.received: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.once_keys: dict[Any, dict[str, Any]] = {}
+        """By match: the observation keys sent in the first state only (``ONCE_KEYS``)."""
         self.match: dict[str, Any] | None = None
         self.scores: dict[str, Any] | None = None
         self.players: list[dict[str, Any]] = []
@@ -119,15 +121,15 @@ class Client:
         await self.ws.send(json.dumps(message))
 
     def _keep_once_keys(self, message: dict[str, Any]) -> None:
-        """Put into a state's observation the keys only a connection's first state carries
-        (``ONCE_KEYS``), from the state before it of the same match, as a page would."""
-        before = self.state
-        if before is None or before.get("match") != message.get("match"):
-            return
+        """Put into a state's observation the keys only a connection's first state of a match
+        carries (``ONCE_KEYS``), kept from that state, as a page would."""
         observation = message["observation"]
+        kept = self.once_keys.setdefault(message.get("match"), {})
         for key in ONCE_KEYS:
-            if key not in observation and key in before["observation"]:
-                observation[key] = before["observation"][key]
+            if key in observation:
+                kept[key] = observation[key]
+            elif key in kept:
+                observation[key] = kept[key]
 
     async def recv(self) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(await self.ws.recv())

@@ -18,6 +18,7 @@ import websockets
 from meldhall.bots.base import make_bot
 from meldhall.games.registry import find_game
 from meldhall.server.protocol import check_server
+from meldhall.tables.table import ONCE_KEYS
 from tests.uvicorn_server import start_uvicorn
 
 FAST = {
@@ -96,6 +97,8 @@ class Client:
         self.token: str | None = None
         self.received: list[dict[str, Any]] = []
         self.state: dict[str, Any] | None = None
+        self.once_keys: dict[Any, dict[str, Any]] = {}
+        """By match: the observation keys sent in the first state only (``ONCE_KEYS``)."""
         self.match: dict[str, Any] | None = None
         self.scores: dict[str, Any] | None = None
         self.players: list[dict[str, Any]] = []
@@ -117,12 +120,24 @@ class Client:
     async def send(self, message: dict[str, Any]) -> None:
         await self.ws.send(json.dumps(message))
 
+    def _keep_once_keys(self, message: dict[str, Any]) -> None:
+        """Put into a state's observation the keys only a connection's first state of a match
+        carries (``ONCE_KEYS``), kept from that state, as a page would."""
+        observation = message["observation"]
+        kept = self.once_keys.setdefault(message.get("match"), {})
+        for key in ONCE_KEYS:
+            if key in observation:
+                kept[key] = observation[key]
+            elif key in kept:
+                observation[key] = kept[key]
+
     async def recv(self) -> dict[str, Any]:
         message: dict[str, Any] = json.loads(await self.ws.recv())
         check_server(message)
         self.received.append(message)
         kind = message["type"]
         if kind == "state":
+            self._keep_once_keys(message)
             self.state = message
         elif kind == "match":
             self.match = message

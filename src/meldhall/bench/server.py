@@ -75,6 +75,12 @@ class _Update(msgspec.Struct):
 
 _read = msgspec.json.Decoder(_Update).decode
 
+_STATE = b'{"type":"state",'
+_NOTHING_TO_DO = b',"legal":[],"events":'
+"""A state message that lists no action for its seat (the server writes ``legal`` then
+``events`` last): a client waiting for no answer of its own skips it without parsing it, which
+is 3 of the 4 messages of an action (a message where the bytes do not match is parsed)."""
+
 
 @dataclass
 class Totals:
@@ -227,6 +233,13 @@ class SimClient:
             elif message.get("type") == "state":
                 self.latest = _read(text)
             return
+        if (
+            self.playing
+            and self.sent_at is None
+            and text.startswith(_STATE)
+            and text.rfind(_NOTHING_TO_DO) >= 0
+        ):
+            return  # another seat's move: nothing to measure, nothing to answer
         update = _read(text)
         if not self.playing:
             if update.type == "state":

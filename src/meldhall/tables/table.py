@@ -38,6 +38,10 @@ log = logging.getLogger(__name__)
 EVENT_MEMORY = 400
 """How many past actions' events a table keeps for clients that reconnect."""
 
+ONCE_KEYS = ("rules",)
+"""Observation keys that stay the same all match long (a game's rule options): a listener's
+first state message carries them, later ones leave them out (docs/protocol.md, ``state``)."""
+
 PACES = {"slow": 2.0, "normal": 1.0, "fast": 0.25}
 """The computer speeds a solo player may choose: factors of the pause before a computer move."""
 
@@ -86,6 +90,8 @@ class Listener:
     queue: Sink
     seen: int = -1
     """The state id of the last state message sent to it."""
+    told_once: bool = False
+    """Whether a state message with the ``ONCE_KEYS`` of the observation was sent to it."""
 
 
 @dataclass
@@ -299,17 +305,24 @@ class Table:
         frame: dict[str, JSON] | None = None,
     ) -> dict[str, JSON]:
         """Return the ``state`` message for one listener: ``frame`` (see ``frame_json``) with
-        its seat's observation and legal actions and the events it has not seen."""
+        its seat's observation and legal actions and the events it has not seen. The
+        observation's ``ONCE_KEYS`` are in the first state message a listener gets only."""
         shared = self.frame_json() if frame is None else frame
         seat = listener.seat
         legal: list[dict[str, JSON]] = []
         to_act = shared["to_act"]
         if seat is not None and isinstance(to_act, list) and seat in to_act:
             legal = legal_json(self.state.legal_actions(seat))
+        observation = self.state.observation(seat)
+        if listener.told_once:
+            for key in ONCE_KEYS:
+                observation.pop(key, None)
+        else:
+            listener.told_once = True
         return {
             **shared,
             "seat": seat,
-            "observation": self.state.observation(seat),
+            "observation": observation,
             "legal": legal,
             "events": events,
         }
@@ -350,8 +363,9 @@ class Table:
             self.on_idle(self)
 
     def resync(self, listener: Listener) -> None:
-        """Queue the current state for one listener again."""
+        """Queue the current state for one listener again (the whole observation)."""
         self.commits.flush()
+        listener.told_once = False
         self._send_state(listener, [])
 
     def _send_state(

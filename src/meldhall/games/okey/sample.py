@@ -51,6 +51,7 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> OkeyState:
     state.outcome_value = None
     state._version = 0
     state._wins_cache = (-1, ())
+    state._view_cache = None
     state.first_player = obs["first_player"]
     state.indicator = OKEY_TILE_IDS[obs["indicator"]]
     state.okey = okey_face(state.indicator)

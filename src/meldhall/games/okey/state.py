@@ -99,6 +99,8 @@ class OkeyState:
         self.outcome_value: Outcome | None = None
         self._version = 0
         self._wins_cache: tuple[int, tuple[int, ...]] = (-1, ())
+        self._view_cache: tuple[int, dict[str, JSON], list[tuple[JSON, JSON]]] | None = None
+        """What every viewer sees alike at a version (``view._shared``)."""
         # per hand (set by _deal)
         self.first_player = 0
         self.indicator = 0

@@ -66,23 +66,39 @@ def visible_piles(state: OkeyState, viewer: Seat | None) -> list[bool]:
 
 
 def observation_of(state: OkeyState, viewer: Seat | None) -> dict[str, JSON]:
-    """Return the observation of ``viewer`` (None: a spectator sees public information)."""
+    """Return the observation of ``viewer`` (None: a spectator sees public information).
+
+    What every seat sees alike is built once per state version (``_shared``) and shared by
+    the observations of that version: read them, never change them (each observation is a
+    dict of its own)."""
     seated = viewer is not None and 0 <= viewer < state.n
+    template, piles = _shared(state)
     full = visible_piles(state, viewer)
+    observation = dict(template)
+    observation["seat"] = viewer if seated else None
+    observation["hand"] = (
+        [TOKENS[t] for t in state.hands[viewer]] if seated and viewer is not None else None
+    )
+    observation["discards"] = [pile[see] for pile, see in zip(piles, full, strict=True)]
+    observation["can_show"] = seated and viewer is not None and state.can_show(viewer)
+    return observation
+
+
+def _shared(state: OkeyState) -> tuple[dict[str, JSON], list[tuple[JSON, JSON]]]:
+    """Return the observation keys every viewer of ``state`` sees alike, in the observation's
+    key order (the viewer's own keys hold placeholders), and each discard pile's entry of
+    ``discards`` as a viewer sees it who may not, and who may, look through the pile:
+    remembered on the state for its version (``apply`` bumps it)."""
+    version = state._version
+    cached = state.__dict__.get("_view_cache")
+    if cached is not None and cached[0] == version:
+        return cached[1], cached[2]
     over = state.outcome_value is not None
     options = state.options
-    discards: list[JSON] = [
-        {
-            "count": len(pile),
-            "top": TOKENS[pile[-1]] if pile else None,
-            "tiles": [TOKENS[t] for t in pile] if full[s] else None,
-        }
-        for s, pile in enumerate(state.piles)
-    ]
-    return {
+    template: dict[str, JSON] = {
         "game": "okey",
         **common_keys(
-            seat=viewer if seated else None,
+            seat=None,
             to_act=state.to_act(),
             phase=state.phase,
             hand_number=state.hand_no,
@@ -97,17 +113,17 @@ def observation_of(state: OkeyState, viewer: Seat | None) -> dict[str, JSON]:
         "dice": None if state.dice is None else list(state.dice),
         "indicator": TOKENS[state.indicator],
         "okey": face_name(state.okey),
-        "hand": [TOKENS[t] for t in state.hands[viewer]] if seated and viewer is not None else None,
+        "hand": None,
         "tile_counts": [len(h) for h in state.hands],
         "wall_count": state.wall_count(),
         "set_aside_count": len(state.set_aside),
-        "discards": discards,
+        "discards": None,
         "scores": list(state.scores),
         "active": list(state.active),
         "partners": [[0, 2], [1, 3]] if options.partnership else None,
         "scoring": options.scoring,
         "target": options.start_points if options.scoring == "countup" else None,
-        "can_show": seated and viewer is not None and state.can_show(viewer),
+        "can_show": False,
         "shown_by": state.shown_by,
         "last_hand": state.last_result,
         "score_sheet": list(state.sheet),
@@ -120,6 +136,14 @@ def observation_of(state: OkeyState, viewer: Seat | None) -> dict[str, JSON]:
             "out_after": list(state.out_after),
         },
     }
+    piles: list[tuple[JSON, JSON]] = []
+    for pile in state.piles:
+        top = TOKENS[pile[-1]] if pile else None
+        tiles: list[JSON] = [TOKENS[t] for t in pile]
+        hidden: JSON = {"count": len(pile), "top": top, "tiles": None}
+        piles.append((hidden, {"count": len(pile), "top": top, "tiles": tiles}))
+    state._view_cache = (version, template, piles)
+    return template, piles
 
 
 @cache

@@ -156,7 +156,7 @@ class Decision:
         """Return a new decision over ``legal`` with the shared leading tokens taken; raise
         ``EngineBug`` when two legal actions spell the same. A legal tuple seen before (the
         same object: engines keep fixed answers and cache their listings) starts from a copy
-        of the decision made for it then."""
+        of the decision made for it then, its mask made once for all of them."""
         hit = vocab.decisions.get(id(legal))
         if hit is not None and hit[0] is legal:
             return hit[1].copy()
@@ -169,6 +169,7 @@ class Decision:
         if isinstance(legal, tuple):
             if len(vocab.decisions) >= ID_CACHE_LIMIT:
                 vocab.decisions.clear()
+            decision.mask(len(vocab.words))
             vocab.decisions[id(legal)] = (legal, decision.copy())
         return decision
 
@@ -190,8 +191,9 @@ class Decision:
         return self._options
 
     def mask(self, size: int) -> np.ndarray:
-        """Return a fresh int8 array of ``size`` with 1 at every id of ``options()``."""
-        if self._mask is None:
+        """Return a fresh int8 array of ``size`` with 1 at every id of ``options()`` (made
+        once per point of the decision; copies of the decision share it)."""
+        if self._mask is None or self._mask.size != size:
             self._mask = _blank_mask(size)
             self._mask.put(self.options(), 1)
         return self._mask.copy()

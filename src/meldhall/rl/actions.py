@@ -161,7 +161,11 @@ class Decision:
         if hit is not None and hit[0] is legal:
             return hit[1].copy()
         spell = vocab.spell_action
-        spelled = {spell(a): a for a in legal}
+        by_id = vocab._by_id
+        spelled: dict[tuple[int, ...], Action] = {}
+        for a in legal:
+            known = by_id.get(id(a))
+            spelled[known[1] if known is not None and known[0] is a else spell(a)] = a
         if len(spelled) != len(legal):
             raise EngineBug(f"two legal actions spell the same among {[str(a) for a in legal]}")
         decision = cls(spelled)

@@ -115,7 +115,13 @@ class Match:
     def observe(self, seat: int) -> np.ndarray:
         """Return the float32 observation array of ``seat``: the layout of its game, then
         how many times each token stands in its decision spelled so far."""
-        return self.read(seat)[0]
+        state = self.state
+        if seat in state.to_act():
+            decision = self.decision
+            if decision is None or self.decider != seat:
+                decision = self.decision_of(seat)
+            return self.direct.array(state, seat, self._blank, decision.prefix)
+        return self.direct.array(state, seat, self._blank)
 
     def read(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """Return ``(observe(seat), mask(seat))`` (one look at the turn and the decision

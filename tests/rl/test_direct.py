@@ -185,14 +185,19 @@ def test_the_documented_layouts_are_the_layouts() -> None:
 def test_sichuan_boards_equal_a_fresh_fill_under_random_reads(seed: int) -> None:
     """The kept boards (``SichuanDirect.array``) equal a fresh fill (``DirectEncoder.array``)
     whichever seats are read when: a seat read after many steps unread, reads across new
-    matches, and reads of another state object (a hidden reshuffle) and back."""
+    matches, and reads of another state object (a hidden reshuffle) and back, with the
+    decision section counting tokens spelled so far (one standing twice among them)."""
     match = Match("sichuan")
     rng = random.Random(seed)
     blank = match._blank
 
+    spellings: list[list[int]] = [[], [5], [5, 40], [40, 40, 1], [2]]
+
     def check(seat: int) -> None:
-        kept = match.direct.array(match.state, seat, blank)
-        expected = DirectEncoder.array(match.direct, match.state, seat, blank)
+        spelled = spellings[rng.randrange(len(spellings))]
+        kept = match.direct.array(match.state, seat, blank, spelled)
+        expected = DirectEncoder.array(match.direct, match.state, seat, blank, spelled)
+        assert expected[match.encoder.size :].sum() == len(spelled)
         if not np.array_equal(kept, expected):
             wrong = np.flatnonzero(kept != expected)[:8].tolist()
             pytest.fail(f"seed {seed} seat {seat}: floats {wrong} differ")

@@ -156,12 +156,16 @@ class Decision:
         """Return a new decision over ``legal`` with the shared leading tokens taken; raise
         ``EngineBug`` when two legal actions spell the same. A legal tuple seen before (the
         same object: engines keep fixed answers and cache their listings) starts from a copy
-        of the decision made for it then."""
+        of the decision made for it then, its mask made once for all of them."""
         hit = vocab.decisions.get(id(legal))
         if hit is not None and hit[0] is legal:
             return hit[1].copy()
         spell = vocab.spell_action
-        spelled = {spell(a): a for a in legal}
+        by_id = vocab._by_id
+        spelled: dict[tuple[int, ...], Action] = {}
+        for a in legal:
+            known = by_id.get(id(a))
+            spelled[known[1] if known is not None and known[0] is a else spell(a)] = a
         if len(spelled) != len(legal):
             raise EngineBug(f"two legal actions spell the same among {[str(a) for a in legal]}")
         decision = cls(spelled)
@@ -169,6 +173,7 @@ class Decision:
         if isinstance(legal, tuple):
             if len(vocab.decisions) >= ID_CACHE_LIMIT:
                 vocab.decisions.clear()
+            decision.mask(len(vocab.words))
             vocab.decisions[id(legal)] = (legal, decision.copy())
         return decision
 
@@ -190,8 +195,9 @@ class Decision:
         return self._options
 
     def mask(self, size: int) -> np.ndarray:
-        """Return a fresh int8 array of ``size`` with 1 at every id of ``options()``."""
-        if self._mask is None:
+        """Return a fresh int8 array of ``size`` with 1 at every id of ``options()`` (made
+        once per point of the decision; copies of the decision share it)."""
+        if self._mask is None or self._mask.size != size:
             self._mask = _blank_mask(size)
             self._mask.put(self.options(), 1)
         return self._mask.copy()

@@ -67,6 +67,8 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         """Whether ``rewards`` may hold a non-zero value (else it is reused as it is)."""
         self._clean_infos = False
         """Whether ``infos`` holds nothing but empty dicts (else it is made anew)."""
+        self._ended = False
+        """Whether every agent is terminated or truncated (the match over, or cut)."""
         n = len(self.match.vocab)
         self._obs_space = spaces.Dict(
             {
@@ -101,17 +103,18 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self.steps = 0
         self._paid = False
         self._clean_infos = False
+        self._ended = False
         self._select()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return the observation array and the action mask of ``agent``."""
-        seat = self._seat_of[agent]
-        return {"observation": self.match.observe(seat), "action_mask": self.match.mask(seat)}
+        array, mask = self.match.read(self._seat_of[agent])
+        return {"observation": array, "action_mask": mask}
 
     def step(self, action: int | None) -> None:
         """Choose token ``action`` for the agent to act (None for a finished agent)."""
         agent = self.agent_selection
-        if self.terminations[agent] or self.truncations[agent]:
+        if self._ended:
             self._was_dead_step(action)
             return
         seat = self._seat_of[agent]
@@ -119,8 +122,9 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         if self._paid:
             self.rewards = dict.fromkeys(self.agents, 0.0)
             self._paid = False
+        match = self.match
         try:
-            paid = self.match.step(seat, int(action if action is not None else -1))
+            paid = match.step(seat, int(action if action is not None else -1))
         except IllegalActionId as exc:
             if self.illegal == "raise":
                 raise
@@ -130,27 +134,28 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             self._clean_infos = False
             self._accumulate_rewards()
             return
-        if any(paid):
+        if paid is not match.no_rewards and any(paid):
             for s, r in enumerate(paid):
                 self.rewards[self.possible_agents[s]] = r
             self._paid = True
             self._accumulate_rewards()
         self.steps += 1
-        if self.match.over():
+        if match.over():
             self.terminations = dict.fromkeys(self.agents, True)
+            self._ended = True
         elif self.max_steps is not None and self.steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
+            self._ended = True
         self._select()
         if self.render_mode == "human":
             print(self.render())
 
     def _select(self) -> None:
-        to_act = self.match.to_act()
-        finished = self.match.over() or any(self.truncations.values())
         if not self._clean_infos:
             self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
             self._clean_infos = True
-        if finished or not to_act:
+        to_act = self.match.to_act()
+        if self._ended or not to_act:
             self.agent_selection = next(
                 (a for a in self.agents if self.terminations[a] or self.truncations[a]),
                 self.agents[0],

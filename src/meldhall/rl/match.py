@@ -9,7 +9,7 @@ shows, nothing else), equal to the layout read from the JSON (``observe_json``).
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import msgspec
@@ -56,6 +56,9 @@ class Match:
             )
         family = family_of(game_id)
         self.vocab = Vocabulary(self.spec.words, family.faces, family.tokens)
+        self._vocab_size = len(self.vocab)
+        self.no_rewards: tuple[float, ...] = (0.0,) * self.seats
+        """What ``step`` and ``apply`` return when no seat is paid (compare it by identity)."""
         self.encoder = Encoder(self.spec.fields, Shape(family, self.seats))
         self.direct = direct_encoder(game_id, self.encoder)
         self.obs_size = self.encoder.size + len(self.vocab)
@@ -103,19 +106,39 @@ class Match:
         """Return the int8 action mask of ``seat``: 1 for every token that continues a
         legal action (all 0 when the seat may not act)."""
         if seat in self.state.to_act():
-            return self.decision_of(seat).mask(len(self.vocab))
-        return np.zeros(len(self.vocab), dtype=np.int8)
+            decision = self.decision
+            if decision is None or self.decider != seat:
+                decision = self.decision_of(seat)
+            return decision.mask(self._vocab_size)
+        return np.zeros(self._vocab_size, dtype=np.int8)
 
     def observe(self, seat: int) -> np.ndarray:
         """Return the float32 observation array of ``seat``: the layout of its game, then
         how many times each token stands in its decision spelled so far."""
-        out = self.direct.array(self.state, seat, self._blank)
-        if seat in self.state.to_act():
-            base = self.encoder.size
-            view = out.data.cast("B").cast("f")
-            for token in self.decision_of(seat).prefix:
-                view[base + token] += 1.0
-        return out
+        state = self.state
+        if seat in state.to_act():
+            decision = self.decision
+            if decision is None or self.decider != seat:
+                decision = self.decision_of(seat)
+            return self.direct.array(state, seat, self._blank, decision.prefix)
+        return self.direct.array(state, seat, self._blank)
+
+    def read(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """Return ``(observe(seat), mask(seat))`` (one look at the turn and the decision
+        for both: what an environment reads at every step)."""
+        state = self.state
+        if seat in state.to_act():
+            decision = self.decision
+            if decision is None or self.decider != seat:
+                decision = self.decision_of(seat)
+            return (
+                self.direct.array(state, seat, self._blank, decision.prefix),
+                decision.mask(self._vocab_size),
+            )
+        return (
+            self.direct.array(state, seat, self._blank),
+            np.zeros(self._vocab_size, dtype=np.int8),
+        )
 
     def observe_json(self, seat: int) -> np.ndarray:
         """Return the same array as ``observe``, laid out from the seat's JSON observation
@@ -130,11 +153,13 @@ class Match:
                 out[self.encoder.size + token] += 1.0
         return out
 
-    def step(self, seat: int, token: int) -> list[float]:
+    def step(self, seat: int, token: int) -> Sequence[float]:
         """Choose ``token`` for ``seat``; apply the action once it is spelled whole. Return
-        every seat's reward; raise ``IllegalActionId`` (nothing changed) for a token that
-        continues no legal action."""
-        decision = self.decision_of(seat)
+        every seat's reward (``no_rewards`` itself when every one is 0); raise
+        ``IllegalActionId`` (nothing changed) for a token that continues no legal action."""
+        decision = self.decision
+        if decision is None or self.decider != seat:
+            decision = self.decision_of(seat)
         if token not in decision.options():
             raise IllegalActionId(
                 f"seat {seat}: action id {token} ({self._word(token)}) continues no legal "
@@ -142,17 +167,22 @@ class Match:
             )
         action = decision.choose(token)
         if action is None:
-            return [0.0] * self.seats
+            return self.no_rewards
         return self.apply(seat, action)
 
-    def apply(self, seat: int, action: Action) -> list[float]:
+    def apply(self, seat: int, action: Action) -> Sequence[float]:
         """Apply a legal engine action (a bot's, or one spelled whole); return every seat's
-        reward."""
+        reward (``no_rewards`` itself when every one is 0)."""
         self.decision = None
-        self._views = {}
-        self.last_events = self.state.apply(seat, action)
-        self.direct.applied(self.state, self.last_events)
-        return self._rewards()
+        if self._views:
+            self._views = {}
+        state = self.state
+        events = self.last_events = state.apply(seat, action)
+        self.direct.applied(state, events)
+        for e in events:
+            if e.kind in ENDS:
+                return self._rewards()
+        return self.no_rewards
 
     def _word(self, token: int) -> str:
         return self.vocab.words[token] if 0 <= token < len(self.vocab) else "outside the space"
@@ -170,11 +200,7 @@ class Match:
         return values if len(values) == self.seats else values * self.seats
 
     def _rewards(self) -> list[float]:
-        for e in self.last_events:
-            if e.kind in ENDS:
-                break
-        else:
-            return [0.0] * self.seats
+        """Return every seat's reward at a hand or match end (see docs/rl.md)."""
         now = self.current_scores()
         rewards = [
             self.spec.sign * (a - b) / self.spec.scale

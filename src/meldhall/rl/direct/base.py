@@ -18,6 +18,9 @@ from meldhall.core.engine import Event, State
 from meldhall.core.errors import EngineBug
 from meldhall.rl.observe import Choice, Encoder, Number, SeatChoice, SeatNumbers
 
+NO_TOKENS: list[int] = []
+"""The tokens spelled by a seat that is not deciding (shared by every read: never changed)."""
+
 
 class DirectEncoder:
     """A game's layout bound to its engine: ``encode(state, viewer, out)`` fills the array.
@@ -81,15 +84,24 @@ class DirectEncoder:
         out.put(ones, 1.0)
         out[self.number_at[viewer]] = values
 
-    def array(self, state: State, viewer: int, blank: np.ndarray) -> np.ndarray:
-        """Return a fresh copy of ``blank`` (zeros, at least ``size`` long) with the layout
-        of ``viewer`` written in its first ``size`` floats. A game may keep the arrays up to
-        date between reads instead (``board.Board``); this one fills afresh."""
+    def array(
+        self, state: State, viewer: int, blank: np.ndarray, spelled: Sequence[int] = NO_TOKENS
+    ) -> np.ndarray:
+        """Return a fresh copy of ``blank`` (zeros, longer than ``size`` by the vocabulary)
+        with the layout of ``viewer`` written in its first ``size`` floats and, after them,
+        how often each token stands in ``spelled`` (the decision spelled so far). A game may
+        keep the arrays up to date between reads instead (``board.Board``); this one fills
+        afresh."""
         out = blank.copy()  # cheaper than np.zeros
         ones: list[int] = []
         values = self.fill(state, viewer, ones)
         out.put(ones, 1.0)
         out[self.number_at[viewer]] = values
+        if spelled:
+            view = out.data.cast("B").cast("f")
+            base = self.size
+            for token in spelled:
+                view[base + token] += 1.0
         return out
 
     def applied(self, state: State, events: tuple[Event, ...]) -> None:

@@ -1,25 +1,30 @@
-"""One viewer's layout array kept up to date between reads instead of rebuilt per read.
+"""One viewer's observation array kept up to date between reads instead of rebuilt per read.
 
-A ``Board`` holds a float32 array (the layout, then zeros up to the observation's size) and,
-beside it, a shadow of every value it wrote: the piece ids of each block of flags, the flag
-positions of the small fields, the numbers. Bringing it up to date compares each source in
-the state with its shadow (a list comparison, done in C) and writes only the floats that
-differ. Nothing depends on how the state got where it is: the first read of a new match, a
-state swapped for another (``shuffled_hidden``), or a read skipped for a hundred steps all
-compare against what the array holds, so the array always equals a fresh fill of the state
-(tests/rl/test_direct.py checks it against the stateless ``fill`` under random reads).
+A ``Board`` holds a float32 array (the layout, then the section of the decision spelled so
+far) and, beside it, a shadow of what it shows: the piece ids of each block of flags, the
+flag positions of the fields that change from turn to turn, the ``to_act`` row and the
+tokens spelled. Bringing it up to date compares each source in the state with its shadow (a
+list comparison, done in C) and writes only the floats that differ; the game writes the
+numbers whose sources may have changed. Nothing depends on how the state got where it is:
+the first read of a new match, a state swapped for another (``shuffled_hidden``), or a read
+skipped for a hundred steps all compare against what the array holds, so the array always
+equals a fresh fill of the state (tests/rl/test_direct.py checks it against the stateless
+``fill`` under random reads).
 
-Comparing every source at every read still costs a little per source, so a game may also
-say, after each ``apply``, which sources its events may have changed (``pending``): a board
-read on the same state object then compares only those. Anything the game does not name
-exactly (and any other state object) makes the next read compare every source.
+Comparing every source at every read still costs a little per source, so a game also says,
+after each ``apply``, which sources its events may have changed (``pending``): a board read
+on the same state object then compares only those, and nothing but the ``to_act`` row and
+the spelled tokens when no event since its last read changed a piece, a number or the phase
+(``pending`` empty). Anything the game does not name exactly (and any other state object)
+makes the next read compare every source and write every number.
 
-Writes go through a ``memoryview`` of the array (a third of numpy's cost per float).
+Writes go through a ``memoryview`` of the array (a third of numpy's cost per float); a row
+of fixed width (``to_act``) is written whole from a kept row of floats.
 """
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 import numpy as np
 
@@ -27,32 +32,40 @@ import numpy as np
 class Board:
     """The array of one viewer and the shadows of what it holds (see the module docstring).
 
-    ``blocks[k]`` lists the piece ids flagged in block ``k`` (block starts are the game's
-    business), ``flags`` the positions of the small flag fields, ``numbers`` the values at
-    the viewer's number positions ``number_at``. ``state`` is the state object of the last
+    ``blank`` is the zero array it was copied from (a read with another blank makes a new
+    board), ``blocks[k]`` lists the piece ids flagged in block ``k`` (block starts are the
+    game's business), ``turn`` the positions of the flag fields that change from turn to
+    turn, ``to_act`` the kept row last written at the ``to_act`` field, ``number_at`` the
+    viewer's number positions (the game writes them), ``spelled`` the tokens counted in
+    the decision section (at ``size`` + token). ``state`` is the state object of the last
     read; ``pending`` the blocks whose sources may have changed since then on that object
-    (None: any of them).
+    (None: any source).
     """
 
-    __slots__ = ("array", "blocks", "flags", "number_at", "numbers", "pending", "state", "view")
+    __slots__ = (
+        "array",
+        "blank",
+        "blocks",
+        "number_at",
+        "pending",
+        "spelled",
+        "state",
+        "to_act",
+        "turn",
+        "view",
+    )
 
     def __init__(self, blank: np.ndarray, blocks: int, number_at: Iterable[int]):
+        self.blank = blank
         self.array = blank.copy()
         self.view = self.array.data.cast("B").cast("f")
         self.blocks: list[list[int]] = [[] for _ in range(blocks)]
-        self.flags: list[int] = []
+        self.turn: list[int] = []
+        self.to_act: memoryview | None = None
         self.number_at: tuple[int, ...] = tuple(int(p) for p in number_at)
-        self.numbers: list[float] = [0.0] * len(self.number_at)
+        self.spelled: list[int] = []
         self.state: object = None
         self.pending: set[int] | None = None
-
-    def changed(self, state: object) -> set[int] | None:
-        """Return the blocks to compare now for a read of ``state`` (None: all of them),
-        and start noting changes afresh from this read on."""
-        pending = self.pending if state is self.state else None
-        self.state = state
-        self.pending = set()
-        return pending
 
     def note(self, blocks: tuple[int, ...] | None) -> None:
         """Note that an ``apply`` may have changed ``blocks`` (None: any); return None."""
@@ -68,22 +81,21 @@ class Board:
         if pieces == old:
             return
         view = self.view
-        if len(pieces) == len(old) + 1 and pieces[:-1] == old:
+        n = len(pieces) - len(old)
+        if n == 1 and pieces[:-1] == old:
             view[base + pieces[-1]] = 1.0
-        elif len(pieces) + 1 == len(old) and old[:-1] == pieces:
+        elif n == -1 and old[:-1] == pieces:
             view[base + old[-1]] = 0.0
         else:
             now = set(pieces)
-            for p in old:
-                if p not in now:
-                    view[base + p] = 0.0
-            for p in now.difference(old):
-                view[base + p] = 1.0
+            for p in now.symmetric_difference(old):
+                view[base + p] = 1.0 if p in now else 0.0
         self.blocks[k] = list(pieces)
 
-    def set_flags(self, flags: list[int]) -> None:
-        """Make the small flag fields show exactly the positions ``flags``; return None."""
-        old = self.flags
+    def set_turn(self, flags: list[int]) -> None:
+        """Make the turn-to-turn flag fields show exactly the positions ``flags``; return
+        None."""
+        old = self.turn
         if flags == old:
             return
         view = self.view
@@ -91,15 +103,14 @@ class Board:
             view[p] = 0.0
         for p in flags:
             view[p] = 1.0
-        self.flags = flags
+        self.turn = flags
 
-    def set_numbers(self, values: list[float]) -> None:
-        """Write ``values`` at ``number_at`` where they differ from the last; return None."""
-        old = self.numbers
-        if values == old:
-            return
+    def spell(self, base: int, tokens: Sequence[int]) -> None:
+        """Make the decision section (from ``base``) count exactly ``tokens`` (a token may
+        stand more than once); return None."""
         view = self.view
-        for p, new, was in zip(self.number_at, values, old, strict=True):
-            if new != was:
-                view[p] = new
-        self.numbers = values
+        for t in self.spelled:
+            view[base + t] = 0.0
+        for t in tokens:
+            view[base + t] += 1.0
+        self.spelled = list(tokens)

@@ -8,6 +8,8 @@ the floats that differ since that viewer's last read (the environments' path).""
 
 from __future__ import annotations
 
+from array import array
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -15,7 +17,7 @@ import numpy as np
 from meldhall.core.engine import Event
 from meldhall.core.errors import EngineBug
 from meldhall.games.sichuan.pieces import SUIT_LETTER, TOKEN
-from meldhall.rl.direct.base import DirectEncoder
+from meldhall.rl.direct.base import NO_TOKENS, DirectEncoder
 from meldhall.rl.direct.board import Board
 from meldhall.rl.observe import Encoder
 
@@ -62,10 +64,16 @@ class SichuanDirect(DirectEncoder):
         """The board of every viewer read so far (``array``)."""
         self._every = tuple((v, *range(ROWS, BLOCKS)) for v in range(self.seats))
         """Per viewer, the blocks a read compares when any source may have changed."""
-        self._to_act_flags: tuple[dict[frozenset[int], list[int]], ...] = tuple(
+        self._to_act_start = at["to_act"]
+        self._to_act_rows: tuple[dict[frozenset[int], memoryview], ...] = tuple(
             {} for _ in range(self.seats)
         )
-        """Per viewer, the ``to_act`` flag positions of every seat set met so far."""
+        """Per viewer, the floats of its ``to_act`` field for every seat set met so far."""
+        self._drawn_at, self._last_discard_at = at["drawn"], at["last_discard"]
+        self._hand_at = at["hand"]
+        self._tiles_scale, self._wall_scale = self.scale["tiles"], self.scale["wall"]
+        if self.NUMBERS[:2] != ("tiles", "wall"):
+            raise EngineBug("sichuan: the numbers do not start with the tile counts and the wall")
 
     def fill(
         self,
@@ -92,37 +100,98 @@ class SichuanDirect(DirectEncoder):
         state: SichuanState,  # type: ignore[override]
         viewer: int,
         blank: np.ndarray,
+        spelled: Sequence[int] = NO_TOKENS,
     ) -> np.ndarray:
         """Return a copy of ``viewer``'s board brought up to date with ``state``: the same
-        floats as ``fill`` writes into ``blank``, comparing only the sources the applies
-        since the viewer's last read may have changed (``board.Board``, ``applied``)."""
+        floats as ``fill`` writes into ``blank`` (then ``spelled`` counted), comparing only
+        the sources the applies since the viewer's last read may have changed
+        (``board.Board``, ``applied``): with none (answers in a claim window), only the
+        ``to_act`` row and the spelled tokens."""
         board = self._boards.get(viewer)
-        if board is None or len(board.array) != len(blank):
+        if board is None or board.blank is not blank:
             board = self._boards[viewer] = Board(blank, BLOCKS, self.number_at[viewer])
-        pending = board.changed(state)
-        for k in self._every[viewer] if pending is None else pending:
-            if k < ROWS:
-                if k == viewer:
-                    board.block(k, self.at["hand"], state.hands[viewer])
-            elif k < MELDS:
-                board.block(k, self._discards_at[viewer][k - ROWS], state.discards[k - ROWS])
-            elif k < MISSING:
-                board.block(
-                    k, self._melds_at[viewer][k - MELDS], self._shown(state, viewer, k - MELDS)
-                )
-            else:
-                board.block(k, 0, self._missing(state, viewer))
-        board.set_flags(self._turn_flags(state, viewer))
-        board.set_numbers(self._numbers(state))
+        pending = board.pending
+        if state is not board.state:
+            board.state = state
+            pending = None
+        if pending is None or pending:
+            board.pending = set()
+            self._refresh(board, state, viewer, pending)
+        to_act = state.to_act()
+        row = self._to_act_rows[viewer].get(to_act)
+        if row is None:
+            row = self._to_act_row(viewer, to_act)
+        if row is not board.to_act:
+            at = self._to_act_start
+            board.view[at : at + self.seats] = row
+            board.to_act = row
+        if spelled != board.spelled:
+            board.spell(self.size, spelled)
         return board.array.copy()
+
+    def _refresh(
+        self, board: Board, state: SichuanState, viewer: int, pending: set[int] | None
+    ) -> None:
+        """Bring the blocks in ``pending`` (None: every block and every number), the
+        numbers they carry and the turn flags of ``viewer``'s board up to date with
+        ``state``; return None. A hand in ``pending`` (a draw, a discard, a claim) moves its
+        seat's tile count and may move the wall; the seats' activity and totals change only
+        with events that leave ``pending`` None."""
+        view = board.view
+        blocks = board.blocks
+        if pending is None:
+            for k in self._every[viewer]:
+                self._block(board, state, viewer, k)
+            for p, value in zip(board.number_at, self._numbers(state), strict=True):
+                view[p] = value
+        else:
+            counts = board.number_at
+            hand_moved = False
+            for k in pending:
+                if k < ROWS:
+                    hand = state.hands[k]
+                    view[counts[k]] = len(hand) / self._tiles_scale
+                    hand_moved = True
+                    if k == viewer and hand != blocks[k]:
+                        board.block(k, self._hand_at, hand)
+                elif k < MELDS:
+                    row = state.discards[k - ROWS]
+                    if row != blocks[k]:
+                        board.block(k, self._discards_at[viewer][k - ROWS], row)
+                else:
+                    self._block(board, state, viewer, k)
+            if hand_moved:
+                view[counts[ROWS]] = state.wall_count / self._wall_scale
+        board.set_turn(self._turn(state, viewer))
+
+    def _block(self, board: Board, state: SichuanState, viewer: int, k: int) -> None:
+        """Bring block ``k`` of ``viewer``'s board up to date with ``state``; return None."""
+        if k < ROWS:
+            if k == viewer:
+                board.block(k, self._hand_at, state.hands[k])
+        elif k < MELDS:
+            board.block(k, self._discards_at[viewer][k - ROWS], state.discards[k - ROWS])
+        elif k < MISSING:
+            board.block(k, self._melds_at[viewer][k - MELDS], self._shown(state, viewer, k - MELDS))
+        else:
+            board.block(k, 0, self._missing(state, viewer))
+
+    def _to_act_row(self, viewer: int, to_act: frozenset[int]) -> memoryview:
+        """Return (and keep) the floats of the ``to_act`` field of ``viewer`` for the seats
+        ``to_act``."""
+        floats = [0.0] * self.seats
+        for s in to_act:
+            floats[self.rot[viewer][s]] = 1.0
+        row = self._to_act_rows[viewer][to_act] = memoryview(array("f", floats))
+        return row
 
     def applied(self, state: SichuanState, events: tuple[Event, ...]) -> None:  # type: ignore[override]
         """Note on every board which sources ``events`` may have changed: an answer in a
-        claim window none, a discard the discarder's hand and row, a draw the drawer's
-        hand, a pung the claimer's hand and melds and the discarder's row; any other event
-        every source. Return None."""
-        if not self._boards:
-            return
+        claim window none (the ``to_act`` row is compared at every read), a discard the
+        discarder's hand and row, a draw the drawer's hand, a pung the claimer's hand and
+        melds and the discarder's row; any other event every source. Any event but an
+        answer also makes the next read compare the turn flags and the numbers. Return
+        None."""
         touched: list[int] | None = []
         for e in events:
             kind = e.kind
@@ -139,9 +208,14 @@ class SichuanDirect(DirectEncoder):
                 touched += (seat, MELDS + seat, ROWS + source)
             else:
                 touched = None
-        blocks = None if touched is None else tuple(touched)
-        for board in self._boards.values():
-            board.note(blocks)
+        if touched is None:
+            for board in self._boards.values():
+                board.pending = None
+        elif touched:
+            for board in self._boards.values():
+                pending = board.pending
+                if pending is not None:
+                    pending.update(touched)
 
     @staticmethod
     def _shown(state: SichuanState, viewer: int, seat: int) -> list[int]:
@@ -154,8 +228,12 @@ class SichuanDirect(DirectEncoder):
 
     def _flags(self, state: SichuanState, viewer: int) -> list[int]:
         """Return the positions of the small flag fields of ``viewer``: the missing suits,
-        then ``_turn_flags``."""
-        return self._missing(state, viewer) + self._turn_flags(state, viewer)
+        the turn flags (``_turn``), then the ``to_act`` flags."""
+        return (
+            self._missing(state, viewer)
+            + self._turn(state, viewer)
+            + [self._to_act_at[viewer][s] for s in sorted(state.to_act())]
+        )
 
     def _missing(self, state: SichuanState, viewer: int) -> list[int]:
         """Return the flag positions of every seat's missing suit (once declared)."""
@@ -164,25 +242,18 @@ class SichuanDirect(DirectEncoder):
             b + flag[m] for b, m in zip(self._missing_at[viewer], state.miss, strict=True) if m >= 0
         ]
 
-    def _turn_flags(self, state: SichuanState, viewer: int) -> list[int]:
-        """Return the flag positions that change from turn to turn: the drawn tile, the
-        discard a claim window is open on, ``to_act`` and the phase."""
+    def _turn(self, state: SichuanState, viewer: int) -> list[int]:
+        """Return the flag positions that change from turn to turn, ``to_act`` aside: the
+        drawn tile, the discard a claim window is open on and the phase."""
         phase = state.phase
         out: list[int] = []
         if phase == "act":
             if state.turn == viewer and state.drawn >= 0:
-                out.append(self.at["drawn"] + state.drawn)
+                out.append(self._drawn_at + state.drawn)
         elif phase == "claim":
             row = state.discards[state.window_from]
             if row:
-                out.append(self.at["last_discard"] + row[-1])
-        to_act = state.to_act()
-        seen = self._to_act_flags[viewer]
-        flags = seen.get(to_act)
-        if flags is None:
-            at = self._to_act_at[viewer]
-            flags = seen[to_act] = [at[s] for s in sorted(to_act)]
-        out += flags
+                out.append(self._last_discard_at + row[-1])
         phase_flag = self._phase_at.get(PHASE_NAME.get(phase, phase))
         if phase_flag is not None:
             out.append(phase_flag)

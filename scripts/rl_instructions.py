@@ -14,11 +14,8 @@ A run of one side inside valgrind: ``rl_instructions.py --inner SIDE N`` (prints
 from __future__ import annotations
 
 import argparse
-import os
-import re
-import subprocess
-import sys
-import tempfile
+
+from callgrind_count import callgrind_count
 
 SEED = 12345
 
@@ -38,29 +35,7 @@ def inner(side: str, episodes: int) -> None:
 
 def instructions(side: str, episodes: int) -> tuple[int, int]:
     """Return (instructions, steps) of one callgrind run of ``side``."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "cg.out")
-        done = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                f"--callgrind-out-file={out}",
-                sys.executable,
-                __file__,
-                "--inner",
-                side,
-                str(episodes),
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-        )
-        with open(out) as f:
-            text = f.read()
-    match = re.search(r"^(?:summary|totals): (\d+)", text, re.M)
-    if match is None:
-        raise SystemExit(f"no instruction total in callgrind's output of {side}")
-    return int(match.group(1)), int(done.stdout.split()[-1])
+    return callgrind_count(__file__, ["--inner", side, str(episodes)])
 
 
 def main() -> None:

@@ -24,11 +24,10 @@ import argparse
 import os
 import pickle
 import random
-import re
-import subprocess
-import sys
 import tempfile
 from typing import Any
+
+from callgrind_count import callgrind_count
 
 SEED = 12345
 
@@ -101,30 +100,9 @@ def inner(variant: str, n: int, trajectory: str) -> int:
 
 def count(variant: str, n: int, trajectory: str) -> tuple[int, int]:
     """Return (instructions, steps) of one callgrind run of ``variant``."""
-    with tempfile.TemporaryDirectory() as tmp:
-        out = os.path.join(tmp, "cg.out")
-        done = subprocess.run(
-            [
-                "valgrind",
-                "--tool=callgrind",
-                f"--callgrind-out-file={out}",
-                sys.executable,
-                __file__,
-                "--inner",
-                variant,
-                str(n),
-                trajectory,
-            ],
-            capture_output=True,
-            text=True,
-            check=True,
-            env={**os.environ, "PYTHONHASHSEED": "0"},
-        )
-        with open(out) as f:
-            found = re.search(r"^(?:summary|totals): (\d+)", f.read(), re.M)
-    if found is None:
-        raise SystemExit(f"no instruction total in callgrind's output of {variant}")
-    return int(found.group(1)), int(done.stdout.split()[-1])
+    return callgrind_count(
+        __file__, ["--inner", variant, str(n), trajectory], {"PYTHONHASHSEED": "0"}
+    )
 
 
 def main() -> None:

@@ -117,6 +117,31 @@ def start_match(page: Any, url: str, game: str) -> str:
     return match_id
 
 
+class StateTap:
+    """The page's table socket routed through the test: ``states`` holds every state message
+    the server sent (as text), ``send`` hands the page a message as if the server sent it."""
+
+    def __init__(self, page: Any) -> None:
+        self.sockets: list[Any] = []
+        self.states: list[str] = []
+        page.route_web_socket("**/ws", self._route)
+
+    def _route(self, ws: Any) -> None:
+        to_server = ws.connect_to_server()
+
+        def from_server(message: Any) -> None:
+            if isinstance(message, str) and message.startswith('{"type":"state"'):
+                self.states.append(message)
+            ws.send(message)
+
+        to_server.on_message(from_server)
+        self.sockets.append(ws)
+
+    def send(self, message: str) -> None:
+        """Send ``message`` to the page on its newest socket."""
+        self.sockets[-1].send(message)
+
+
 def state_id(page: Any) -> int:
     return int(page.evaluate("document.body.dataset.stateId"))
 

@@ -20,7 +20,7 @@ import pytest
 
 from meldhall.server.games import available_games
 from tests.browser.a11y import axe_violations, unnamed
-from tests.browser.conftest import Server, engine_first_hand, shot, start_match
+from tests.browser.conftest import Server, StateTap, engine_first_hand, shot, start_match
 from tests.browser.players import PLAYERS, play_until_hand_over
 
 pytestmark = pytest.mark.browser
@@ -139,24 +139,10 @@ def test_a_sichuan_seat_that_has_won_fits_every_size(page: Any, server: Server) 
     """A sichuan seat that has won sits out the rest of the hand (blood battle): its hand is
     shown in the won meld, and no longer on the rack beside it as well (both overflowed
     the row). A real state is sent again with the seat marked as having won."""
-    sockets: list[Any] = []
-    states: list[str] = []
-
-    def route(ws: Any) -> None:
-        to_server = ws.connect_to_server()
-
-        def from_server(message: Any) -> None:
-            if isinstance(message, str) and message.startswith('{"type":"state"'):
-                states.append(message)
-            ws.send(message)
-
-        to_server.on_message(from_server)
-        sockets.append(ws)
-
-    page.route_web_socket("**/ws", route)
+    tap = StateTap(page)
     start_match(page, server.url, "sichuan")
     page.wait_for_selector(".rack .piece")
-    message = json.loads(states[-1])
+    message = json.loads(tap.states[-1])
     obs = message["observation"]
     seat = obs["seat"]
     hand = sorted(obs["hand"])
@@ -165,7 +151,7 @@ def test_a_sichuan_seat_that_has_won_fits_every_size(page: Any, server: Server) 
         {"seat": seat, "tile": hand[-1], "by": "discard", "from": (seat + 1) % 4, "hand": hand[:-1]}
     ]
     message["legal"] = []
-    sockets[-1].send(json.dumps(message))
+    tap.send(json.dumps(message))
     page.wait_for_selector(".area-bottom .meld.won")
     assert page.locator(".area-bottom .rack").count() == 0
     found: dict[str, list[str]] = {}

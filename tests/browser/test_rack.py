@@ -8,7 +8,7 @@ from typing import Any
 
 import pytest
 
-from tests.browser.conftest import Server, start_match
+from tests.browser.conftest import Server, StateTap, start_match
 
 pytestmark = pytest.mark.browser
 
@@ -129,27 +129,13 @@ def test_double_click_turns_a_joker_face_down(page: Any, server: Server) -> None
 def test_a_state_arriving_mid_drag_keeps_the_drag(page: Any, server: Server, game: str) -> None:
     """A computer's move arrives while the player drags a tile: the page draws the new state
     and the drag goes on (the rack never leaves the page)."""
-    sockets: list[Any] = []
-    states: list[str] = []
-
-    def route(ws: Any) -> None:
-        to_server = ws.connect_to_server()
-
-        def from_server(message: Any) -> None:
-            if isinstance(message, str) and message.startswith('{"type":"state"'):
-                states.append(message)
-            ws.send(message)
-
-        to_server.on_message(from_server)
-        sockets.append(ws)
-
-    page.route_web_socket("**/ws", route)
+    tap = StateTap(page)
     start_match(page, server.url, game)
     page.wait_for_selector(".rack .piece")
     token, target, a, b = _drag_plan(page)
 
     def midway() -> None:
-        sockets[-1].send(states[-1])  # the same state again: the page draws it anew
+        tap.send(tap.states[-1])  # the same state again: the page draws it anew
         page.wait_for_timeout(100)
 
     _mouse_drag(page, a, b, midway)

@@ -22,7 +22,7 @@ export function createView(ctx) {
   let timerFor = null;
   let autoPassed = null;
   const wrap = el('div', { cls: 'rack-wrap' });
-  const own = el('div', { attrs: { style: 'display:flex;gap:10px;align-items:flex-end' } }); // the rack and the own melds
+  const own = el('div', { cls: 'own-row', attrs: { style: 'display:flex;gap:10px;align-items:flex-end' } }); // the rack and the own melds
   const actionBar = el('div', { cls: 'action-bar' });
   ctx.board.classList.add('mahjong-board');
 

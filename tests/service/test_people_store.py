@@ -82,6 +82,22 @@ def test_four_accounts_get_ratings_in_the_order_of_their_results(database_url: s
     store.close()
 
 
+def test_a_drawn_match_lists_the_tied_players_by_name_on_every_database(
+    database_url: str,
+) -> None:
+    store = Store(database_url)
+    accounts = AccountStore(store)
+    names = ["Zeki", "Ayla", "Mert"]
+    ids = {n: accounts.claim(f"s-{n}", n, name_key(n), "h", None).id for n in names}
+    ratings = RatingStore(store)
+    assert ratings.rate_match("draw", "okey", [(ids[n], 1) for n in names])  # all share first
+    board = ratings.leaderboard("okey")
+    assert [r.name for r in board] == ["Ayla", "Mert", "Zeki"]
+    assert len({r.rating for r in board}) == 1
+    assert [ratings.place_of(ids[n], "okey") for n in names] == [1, 1, 1]
+    store.close()
+
+
 def test_chat_reports_keep_their_context_and_bans_are_kept(database_url: str) -> None:
     store = Store(database_url)
     chat = ChatStore(store)

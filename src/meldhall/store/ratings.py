@@ -150,11 +150,14 @@ class RatingStore:
         )
 
     def leaderboard(self, game: str, limit: int = 100) -> list[Rating]:
-        """Return the best ``limit`` ratings of a game, best first (ties: more matches)."""
+        """Return the best ``limit`` ratings of a game, best first (ties: more matches, then
+        by name, so every database lists them in the same order)."""
         score = RatingRow.mu - Z * RatingRow.sigma
         with self._sessions() as db:
             rows = db.execute(
-                self._query(game).order_by(score.desc(), RatingRow.matches.desc()).limit(limit)
+                self._query(game)
+                .order_by(score.desc(), RatingRow.matches.desc(), AccountRow.name_key)
+                .limit(limit)
             ).all()
             return [_rating(r, name) for r, name in rows]
 

@@ -89,17 +89,12 @@ class Search:
         priced: list[tuple[_Move, ...]] = []
         for group, moves in zip(self._cands, self._moves, strict=True):
             end = at + len(moves)
-            if not negative:
-                priced.append(
-                    tuple((m[0], m[1], p, ()) for m, p in zip(moves, paid[at:end], strict=True))
+            priced.append(
+                tuple(
+                    (m[0], m[1], p, _negative(t, w, wj, free, fj, jshift) if negative else ())
+                    for t, m, p in zip(group, moves, paid[at:end], strict=True)
                 )
-            else:
-                priced.append(
-                    tuple(
-                        (m[0], m[1], p, _negative(t, w, wj, free, fj, jshift))
-                        for t, m, p in zip(group, moves, paid[at:end], strict=True)
-                    )
-                )
+            )
             at = end
         self._moves = priced
         return prices.total(self.start, free, fj, jshift)

@@ -48,8 +48,13 @@ export class Rack {
     }
   }
 
+  /** Keep the arrangement for a reload (written only when it changed). */
   save() {
-    if (this.storeKey) localStorage.setItem(this.storeKey, JSON.stringify({ slots: this.slots, down: [...this.down] }));
+    if (!this.storeKey) return;
+    const text = JSON.stringify({ slots: this.slots, down: [...this.down] });
+    if (text === this.savedText) return;
+    this.savedText = text;
+    localStorage.setItem(this.storeKey, text);
   }
 
   /** Return the tokens on the rack in slot order. */

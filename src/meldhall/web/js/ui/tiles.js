@@ -219,9 +219,25 @@ export function pieceEl(family, token, opts = {}) {
   el.setAttribute('aria-label', pieceName(family, token, opts));
   if (token) {
     el.dataset.token = token;
-    el.innerHTML = opts.faceDown ? backSvg(family) : pieceSvg(family, token, opts.joker);
+    el.append(svgNode(opts.faceDown ? backSvg(family) : pieceSvg(family, token, opts.joker)));
   } else {
-    el.innerHTML = backSvg(family);
+    el.append(svgNode(backSvg(family)));
   }
   return el;
+}
+
+const parsed = new Map();
+
+/** Return a fresh copy of the SVG element a piece's markup describes: the markup is parsed
+ * once per distinct face and cloned after (parsing it for every piece of every board drawn
+ * was most of a busy table's time in the browser). */
+function svgNode(markup) {
+  let node = parsed.get(markup);
+  if (!node) {
+    const template = document.createElement('template');
+    template.innerHTML = markup;
+    node = template.content;
+    parsed.set(markup, node);
+  }
+  return document.importNode(node, true);
 }

@@ -9,6 +9,11 @@ It plays like ``greedy`` (bots/tile_rummy.py) except how it judges a discard and
   player's meld takes counts more than it does for ``greedy`` (``MELD_GIFT``).
 - **Dead tiles go first**: a rack partner helps only while a tile that completes the meld
   is still unseen; a tile whose partners are dead counts as a loose tile.
+- **Dump onto the table when a player is about to go out**: once another player holds
+  ``DANGER_TILES`` tiles or fewer, every rack point is likely to be collected by him, so
+  feeding a tile to the meld of a player who is not about to go out counts as a gain
+  (``DANGER_FEED`` a point; greedy and this bot otherwise feed only to go out). Feeding the
+  threatening player's own meld still counts nothing: it gives him the points at once.
 - **Loads are welcome**: rack tiles cost only when somebody else goes out, while every tile
   taken is one more to meld from, so a take that places its tile counts the tiles it brings
   as a small gain (``TAKEN_LOAD`` below zero; greedy charges them 0.3 a point).
@@ -17,10 +22,11 @@ It plays like ``greedy`` (bots/tile_rummy.py) except how it judges a discard and
 from __future__ import annotations
 
 import random
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 
-from meldhall.bots.tile_rummy import GreedyBot, _View
+from meldhall.bots.tile_rummy import GOING_OUT, GreedyBot, _View
 from meldhall.core.engine import JSON, Action
+from meldhall.games.tile_rummy.actions import Add, Use
 from meldhall.games.tile_rummy.pieces import SMILEY_A, parse_tile
 
 PILE_GIFT = 6.0
@@ -30,6 +36,11 @@ MELD_GIFT = 16.0
 TAKEN_LOAD = -0.15
 """Charge per point of the extra tiles a take brings; below zero it is a gain (measured:
 0.3 gave 32 %, 0.0 35.8 %, -0.15 37.7 % first place against three greedy, 150 deals)."""
+DANGER_TILES = 2
+"""A player holding this many tiles or fewer is about to go out."""
+DANGER_FEED = 0.5
+"""What feeding a tile to a safe player's meld is worth per point while a player is about
+to go out (paired, 150 deals of seed ``tune``: +8.3 points of first place, CI [+4.4, +12.3])."""
 
 
 def seen_faces(obs: Mapping[str, JSON]) -> list[int]:
@@ -50,6 +61,13 @@ def seen_faces(obs: Mapping[str, JSON]) -> list[int]:
         if tile < SMILEY_A:
             seen[tile >> 1] += 1
     return seen
+
+
+def threats(obs: Mapping[str, JSON]) -> set[int]:
+    """Return the other seats holding ``DANGER_TILES`` tiles or fewer (about to go out)."""
+    counts = obs.get("rack_counts") or []
+    assert isinstance(counts, list)
+    return {s for s, c in enumerate(counts) if s != obs["seat"] and int(c) <= DANGER_TILES}
 
 
 def _partners(a: int, b: int) -> bool:
@@ -80,6 +98,7 @@ class StrongBot(GreedyBot):
     def __init__(self) -> None:
         self._pile: list[int] = []
         self._seen: list[int] = [0] * 52
+        self._threats: set[int] = set()
 
     def choose(
         self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
@@ -89,7 +108,22 @@ class StrongBot(GreedyBot):
         assert isinstance(pile, list)
         self._pile = [parse_tile(str(t)) for t in pile]
         self._seen = seen_faces(observation)
+        self._threats = threats(observation)
         return super().choose(observation, legal, rng)
+
+    def _placement(self, view: _View, use: Use, rack_size: int, taken: Sequence[int] = ()) -> float:
+        """Return greedy's score of a placement, except that a feed to a safe player's meld
+        while another player is about to go out gains ``DANGER_FEED`` a point (0 for a feed
+        to a threatening player's meld)."""
+        score = super()._placement(view, use, rack_size, taken)
+        if not self._threats or not isinstance(use, Add) or score >= GOING_OUT / 2:
+            return score
+        owner = view.owner.get(use.meld)
+        if owner == view.seat:
+            return score
+        if owner in self._threats:
+            return 0.0
+        return DANGER_FEED * view.values[use.tile]
 
     def _discard_score(self, view: _View, tile: int, foreign: set[int]) -> float:
         """Return how good a discard is: high value, little live use to the bot, no gift to

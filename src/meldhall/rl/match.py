@@ -169,7 +169,7 @@ class Match:
                     f"action; possible: {', '.join(self._word(t) for t in decision.options())}"
                 )
         if nxt.__class__ is Decision:
-            self.decision = nxt  # type: ignore[assignment]
+            self.decision = nxt
             return self.no_rewards
         return self.apply(seat, nxt)  # type: ignore[arg-type]
 

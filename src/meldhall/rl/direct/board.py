@@ -84,13 +84,14 @@ class Board:
         n = len(pieces) - len(old)
         if n == 1 and pieces[:-1] == old:
             view[base + pieces[-1]] = 1.0
+            old.append(pieces[-1])
         elif n == -1 and old[:-1] == pieces:
-            view[base + old[-1]] = 0.0
+            view[base + old.pop()] = 0.0
         else:
             now = set(pieces)
             for p in now.symmetric_difference(old):
                 view[base + p] = 1.0 if p in now else 0.0
-        self.blocks[k] = list(pieces)
+            self.blocks[k] = list(pieces)
 
     def set_turn(self, flags: list[int]) -> None:
         """Make the turn-to-turn flag fields show exactly the positions ``flags``; return

@@ -164,7 +164,11 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         elif self.max_steps is not None and self.steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
             self._ended = True
-        self._select()
+        to_act = match.state.to_act()
+        if to_act and self._clean_infos and not (self._ended or self.json_infos):
+            self.agent_selection = self.possible_agents[min(to_act)]  # _select's common case
+        else:
+            self._select()
         if self.render_mode == "human":
             print(self.render())
 

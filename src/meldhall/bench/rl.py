@@ -18,11 +18,11 @@ from __future__ import annotations
 import argparse
 import random
 import statistics
+import time
 from collections.abc import Callable
-from functools import partial
 from typing import Any
 
-from meldhall.bench.timing import Batches, alternate, timed
+from meldhall.bench.timing import Batches, alternate
 from meldhall.core.errors import EngineBug
 
 GOAL = 10.0
@@ -92,15 +92,33 @@ def _batches(run: Callable[[int], int], episodes: int) -> Callable[[int], int]:
 
 def paired(
     first: tuple[str, Callable[[int], int]], second: tuple[str, Callable[[int], int]], pairs: int
-) -> dict[str, Batches]:
+) -> tuple[dict[str, Batches], dict[str, Batches]]:
     """Return both sides' figures from ``pairs`` pairs of batches, run A B, B A, A B ... (a
-    drift in the machine's speed, or a cost of going second, falls on both sides alike);
-    each callable receives the pair index and returns the units of work it did."""
-    results: dict[str, list[float]] = {first[0]: [], second[0]: []}
+    drift in the machine's speed, or a cost of going second, falls on both sides alike):
+    wall seconds a unit, and CPU seconds a unit (the process's own time, which other
+    processes on a loaded machine move less). Each callable receives the pair index and
+    returns the units of work it did."""
+    wall: dict[str, list[float]] = {first[0]: [], second[0]: []}
+    cpu: dict[str, list[float]] = {first[0]: [], second[0]: []}
     for i in range(pairs):
         for name, run in (first, second) if i % 2 == 0 else (second, first):
-            results[name].append(timed(partial(run, i)))
-    return {name: Batches(name, tuple(values)) for name, values in results.items()}
+            start, cpu_start = time.perf_counter(), time.process_time()
+            units = max(run(i), 1)
+            wall[name].append((time.perf_counter() - start) / units)
+            cpu[name].append((time.process_time() - cpu_start) / units)
+    return (
+        {name: Batches(name, tuple(v)) for name, v in wall.items()},
+        {name: Batches(name, tuple(v)) for name, v in cpu.items()},
+    )
+
+
+def _ratios(figures: dict[str, Batches]) -> tuple[float, float, list[float]]:
+    """Return Sichuan's speed over RLCard's: by the ratio of the medians, by the median of
+    the pairs' ratios, and per pair."""
+    pairs = [
+        r / s for s, r in zip(figures["sichuan"].per_unit, figures["rlcard"].per_unit, strict=True)
+    ]
+    return figures["rlcard"].median / figures["sichuan"].median, statistics.median(pairs), pairs
 
 
 def main(args: argparse.Namespace) -> int:
@@ -123,7 +141,7 @@ def main(args: argparse.Namespace) -> int:
     peer(2)
     print("checks passed: 2 episodes of each game and of RLCard end normally, ids in the mask")
     runners = {g: meldhall_episodes(g, seed) for g in GAMES}
-    figures = paired(
+    figures, cpu = paired(
         ("sichuan", _batches(runners["sichuan"], SICHUAN_EPISODES * episodes)),
         ("rlcard", _batches(rlcard_episodes(seed), episodes)),
         batches,
@@ -133,16 +151,19 @@ def main(args: argparse.Namespace) -> int:
     for name, f in figures.items():
         rates = ", ".join(f"{1 / x:.0f}" for x in f.per_unit)
         print(f"{name:12} steps/s per batch {rates}; median {1 / f.median:.0f}")
-    ours = 1 / figures["sichuan"].median
-    theirs = 1 / figures["rlcard"].median
-    ours_s, theirs_s = figures["sichuan"].per_unit, figures["rlcard"].per_unit
-    pairs = [r / s for s, r in zip(ours_s, theirs_s, strict=True)]
-    by_pairs = statistics.median(pairs)
+    by_cpu, by_cpu_pairs, _ = _ratios(cpu)
+    print(
+        f"CPU time: sichuan {1 / cpu['sichuan'].median:.0f}, rlcard {1 / cpu['rlcard'].median:.0f}"
+        f" steps per CPU second (medians); {by_cpu:.1f}x, pairs' median {by_cpu_pairs:.1f}x"
+    )
+    by_medians, by_pairs, pairs = _ratios(figures)
     print(
         f"sichuan/rlcard per pair {', '.join(f'{x:.1f}' for x in pairs)}; median {by_pairs:.1f}x, "
-        f"ratio of the medians {ours / theirs:.1f}x"
+        f"ratio of the medians {by_medians:.1f}x"
     )
-    ratio = min(ours / theirs, by_pairs)
+    ours = 1 / figures["sichuan"].median
+    theirs = 1 / figures["rlcard"].median
+    ratio = min(by_medians, by_pairs)
     verdict = "goal met" if ratio >= GOAL else f"below the goal of {GOAL:.0f}x"
     print(
         f"rl: random masked steps with the observation read at every step: meldhall sichuan "

@@ -35,6 +35,7 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }
+    agent_selection: str
 
     def __init__(
         self,

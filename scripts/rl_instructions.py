@@ -35,7 +35,7 @@ def inner(side: str, episodes: int) -> None:
 
 def instructions(side: str, episodes: int) -> tuple[int, int]:
     """Return (instructions, steps) of one callgrind run of ``side``."""
-    return callgrind_count(__file__, ["--inner", side, str(episodes)])
+    return callgrind_count(__file__, ["--inner", side, str(episodes)], {"PYTHONHASHSEED": "0"})
 
 
 def main() -> None:

@@ -36,6 +36,7 @@ def _match_loop(n: int, *, obs: bool = True, mask: bool = True, record: Any = No
     from gymnasium.utils import seeding
 
     from meldhall.rl import aec_env
+    from meldhall.rl.actions import Decision
     from meldhall.rl.aec import seed_bytes
 
     m = aec_env("sichuan", json_infos=False).match
@@ -57,8 +58,8 @@ def _match_loop(n: int, *, obs: bool = True, mask: bool = True, record: Any = No
                 options = m.decision_of(seat).options()
                 token = options[rng.randrange(len(options))]
             if record is not None:
-                action = m.decision_of(seat).copy().choose(token)
-                if action is not None:
+                action = m.decision_of(seat).after(token)
+                if not isinstance(action, Decision):
                     record[-1].append((seat, m.state.legal_actions(seat).index(action)))
             m.step(seat, token)
             steps += 1

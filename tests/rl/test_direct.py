@@ -143,10 +143,11 @@ def test_a_decision_made_again_from_the_same_legal_tuple_starts_afresh() -> None
     options, prefix = list(first.options()), list(first.prefix)
     assert len(options) > 1
     first.mask(len(match.vocab))[:] = 0
-    first.choose(options[-1])
+    assert first.after(options[-1]) is not None
+    assert first.after(-1) is None
     assert id(legal) in match.vocab.decisions
     again = Decision.of(match.vocab, legal)
-    assert again.prefix == prefix and again.options() == options
+    assert list(again.prefix) == prefix and again.options() == options
     assert again.mask(len(match.vocab)).sum() == len(options)
 
 

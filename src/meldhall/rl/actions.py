@@ -139,27 +139,40 @@ def _blank_mask(size: int) -> np.ndarray:
 
 
 class Decision:
-    """One decision of one seat in progress: its legal actions spelled, and the tokens
-    chosen so far (``prefix``). ``options()`` lists the tokens that may come next."""
+    """One point of one seat's decision: the tokens chosen so far (``prefix``) and the legal
+    actions they still allow. ``options()`` lists the tokens that may come next; ``after``
+    gives what one of them leads to (the next point, or the action once spelled whole).
 
-    __slots__ = ("_live", "_mask", "_options", "prefix", "spelled")
+    A point never changes: ``after`` makes the point a token leads to once and keeps it in
+    ``next``, so a decision met again (the same legal tuple: ``of``) walks points already
+    made, their options and masks included."""
 
-    def __init__(self, spelled: dict[tuple[int, ...], Action]):
+    __slots__ = ("_live", "_mask", "_options", "next", "prefix", "spelled")
+
+    def __init__(
+        self,
+        spelled: dict[tuple[int, ...], Action],
+        prefix: tuple[int, ...],
+        live: list[tuple[int, ...]],
+        options: list[int],
+    ):
         self.spelled = spelled
-        self.prefix: list[int] = []
-        self._live: list[tuple[int, ...]] = list(spelled)
-        self._options: list[int] | None = None
+        self.prefix = prefix
+        self._live = live
+        self._options = options
         self._mask: np.ndarray | None = None
+        self.next: dict[int, Decision | Action] = {}
+        """What each token chosen here so far led to (``after``)."""
 
     @classmethod
     def of(cls, vocab: Vocabulary, legal: Sequence[Action]) -> Decision:
-        """Return a new decision over ``legal`` with the shared leading tokens taken; raise
-        ``EngineBug`` when two legal actions spell the same. A legal tuple seen before (the
-        same object: engines keep fixed answers and cache their listings) starts from a copy
-        of the decision made for it then, its mask made once for all of them."""
+        """Return the first point of a decision over ``legal`` with the shared leading tokens
+        taken; raise ``EngineBug`` when two legal actions spell the same. A legal tuple seen
+        before (the same object: engines keep fixed answers and cache their listings) gives
+        the point made for it then."""
         hit = vocab.decisions.get(id(legal))
         if hit is not None and hit[0] is legal:
-            return hit[1].copy()
+            return hit[1]
         spell = vocab.spell_action
         by_id = vocab._by_id
         spelled: dict[tuple[int, ...], Action] = {}
@@ -168,66 +181,63 @@ class Decision:
             spelled[known[1] if known is not None and known[0] is a else spell(a)] = a
         if len(spelled) != len(legal):
             raise EngineBug(f"two legal actions spell the same among {[str(a) for a in legal]}")
-        decision = cls(spelled)
-        decision._advance(chosen=False)
+        first = _point(spelled, [], list(spelled), chosen=False)
+        if not isinstance(first, Decision):
+            raise EngineBug(f"a decision over {[str(a) for a in legal]} needs no choice")
         if isinstance(legal, tuple):
             if len(vocab.decisions) >= ID_CACHE_LIMIT:
                 vocab.decisions.clear()
-            decision.mask(len(vocab.words))
-            vocab.decisions[id(legal)] = (legal, decision.copy())
-        return decision
-
-    def copy(self) -> Decision:
-        """Return a decision at the same point that can go on separately."""
-        other = Decision.__new__(Decision)
-        other.spelled = self.spelled
-        other.prefix = list(self.prefix)
-        other._live = self._live
-        other._options = self._options
-        other._mask = self._mask
-        return other
+            vocab.decisions[id(legal)] = (legal, first)
+        return first
 
     def options(self) -> list[int]:
         """Return the token ids that continue some legal action, in id order."""
-        if self._options is None:
-            n = len(self.prefix)
-            self._options = sorted({k[n] for k in self._live})
         return self._options
 
     def mask(self, size: int) -> np.ndarray:
-        """Return a fresh int8 array of ``size`` with 1 at every id of ``options()`` (made
-        once per point of the decision; copies of the decision share it)."""
+        """Return a fresh int8 array of ``size`` with 1 at every id of ``options()`` (the
+        ones written once per point, then copied)."""
         if self._mask is None or self._mask.size != size:
             self._mask = _blank_mask(size)
-            self._mask.put(self.options(), 1)
+            self._mask.put(self._options, 1)
         return self._mask.copy()
 
     def texts(self) -> list[str]:
         """Return the text form of every legal action the prefix still allows."""
         return [str(self.spelled[k]) for k in self._live]
 
-    def choose(self, token: int) -> Action | None:
-        """Append ``token`` (one of ``options()``) and the tokens every candidate shares
-        after it; return the action once it is spelled whole, else None."""
-        self._append(token, forced=self._options is not None and len(self._options) == 1)
-        return self._advance(chosen=True)
-
-    def _append(self, token: int, *, forced: bool = False) -> None:
-        # ``forced``: every live candidate continues with ``token`` (none to drop).
-        n = len(self.prefix)
-        self.prefix.append(token)
-        if not forced:
-            self._live = [k for k in self._live if k[n] == token]
-        self._options = None
-        self._mask = None
-
-    def _advance(self, *, chosen: bool) -> Action | None:
-        # Shared tokens are taken for the agent, but `.` only after it chose one itself:
-        # every decision costs the agent at least one step.
-        while True:
-            if len(self._live) == 1 and len(self._live[0]) == len(self.prefix):
-                return self.spelled[self._live[0]]
-            options = self.options()
-            if len(options) != 1 or (options[0] == PLAY and not chosen):
+    def after(self, token: int) -> Decision | Action | None:
+        """Return what choosing ``token`` leads to, with the tokens every candidate shares
+        after it taken: the next point, the action once it is spelled whole, or None when
+        ``token`` is not among ``options()``."""
+        nxt = self.next.get(token)
+        if nxt is None:
+            if token not in self._options:
                 return None
-            self._append(options[0], forced=True)
+            n = len(self.prefix)
+            live = self._live
+            if len(self._options) > 1:
+                live = [k for k in live if k[n] == token]
+            nxt = self.next[token] = _point(self.spelled, [*self.prefix, token], live, chosen=True)
+        return nxt
+
+
+def _point(
+    spelled: dict[tuple[int, ...], Action],
+    prefix: list[int],
+    live: list[tuple[int, ...]],
+    *,
+    chosen: bool,
+) -> Decision | Action:
+    """Return the point reached from ``prefix`` (with ``live`` the spellings it allows)
+    once the tokens every candidate shares are taken, or the action spelled whole. Shared
+    tokens are taken for the agent, but ``.`` only after it chose one itself (``chosen``):
+    every decision costs the agent at least one step."""
+    while True:
+        n = len(prefix)
+        if len(live) == 1 and len(live[0]) == n:
+            return spelled[live[0]]
+        options = sorted({k[n] for k in live})
+        if len(options) != 1 or (options[0] == PLAY and not chosen):
+            return Decision(spelled, tuple(prefix), live, options)
+        prefix.append(options[0])

@@ -35,6 +35,7 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         "render_modes": ["ansi", "human"],
         "is_parallelizable": False,
     }
+    agent_selection: str
 
     def __init__(
         self,
@@ -111,6 +112,24 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         array, mask = self.match.read(self._seat_of[agent])
         return {"observation": array, "action_mask": mask}
 
+    def last(
+        self, observe: bool = True
+    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """Return the observation (None unless ``observe``), cumulative reward, termination,
+        truncation and info of the agent to act (PettingZoo's ``last``, one call less)."""
+        agent = self.agent_selection
+        observation: dict[str, np.ndarray] | None = None
+        if observe:
+            array, mask = self.match.read(self._seat_of[agent])
+            observation = {"observation": array, "action_mask": mask}
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
+
     def step(self, action: int | None) -> None:
         """Choose token ``action`` for the agent to act (None for a finished agent)."""
         agent = self.agent_selection
@@ -140,13 +159,17 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
             self._paid = True
             self._accumulate_rewards()
         self.steps += 1
-        if match.over():
+        if match.state.outcome() is not None:
             self.terminations = dict.fromkeys(self.agents, True)
             self._ended = True
         elif self.max_steps is not None and self.steps >= self.max_steps:
             self.truncations = dict.fromkeys(self.agents, True)
             self._ended = True
-        self._select()
+        to_act = match.state.to_act()
+        if to_act and self._clean_infos and not (self._ended or self.json_infos):
+            self.agent_selection = self.possible_agents[min(to_act)]  # _select's common case
+        else:
+            self._select()
         if self.render_mode == "human":
             print(self.render())
 
@@ -154,7 +177,7 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         if not self._clean_infos:
             self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
             self._clean_infos = True
-        to_act = self.match.to_act()
+        to_act = self.match.state.to_act()
         if self._ended or not to_act:
             self.agent_selection = next(
                 (a for a in self.agents if self.terminations[a] or self.truncations[a]),

@@ -160,15 +160,18 @@ class Match:
         decision = self.decision
         if decision is None or self.decider != seat:
             decision = self.decision_of(seat)
-        if token not in decision.options():
-            raise IllegalActionId(
-                f"seat {seat}: action id {token} ({self._word(token)}) continues no legal "
-                f"action; possible: {', '.join(self._word(t) for t in decision.options())}"
-            )
-        action = decision.choose(token)
-        if action is None:
+        nxt = decision.next.get(token)
+        if nxt is None:
+            nxt = decision.after(token)
+            if nxt is None:
+                raise IllegalActionId(
+                    f"seat {seat}: action id {token} ({self._word(token)}) continues no legal "
+                    f"action; possible: {', '.join(self._word(t) for t in decision.options())}"
+                )
+        if nxt.__class__ is Decision:
+            self.decision = nxt
             return self.no_rewards
-        return self.apply(seat, action)
+        return self.apply(seat, nxt)  # type: ignore[arg-type]
 
     def apply(self, seat: int, action: Action) -> Sequence[float]:
         """Apply a legal engine action (a bot's, or one spelled whole); return every seat's

@@ -18,8 +18,8 @@ from meldhall.core.engine import Event, State
 from meldhall.core.errors import EngineBug
 from meldhall.rl.observe import Choice, Encoder, Number, SeatChoice, SeatNumbers
 
-NO_TOKENS: list[int] = []
-"""The tokens spelled by a seat that is not deciding (shared by every read: never changed)."""
+NO_TOKENS: tuple[int, ...] = ()
+"""The tokens spelled by a seat that is not deciding."""
 
 
 class DirectEncoder:
@@ -85,7 +85,7 @@ class DirectEncoder:
         out[self.number_at[viewer]] = values
 
     def array(
-        self, state: State, viewer: int, blank: np.ndarray, spelled: Sequence[int] = NO_TOKENS
+        self, state: State, viewer: int, blank: np.ndarray, spelled: tuple[int, ...] = NO_TOKENS
     ) -> np.ndarray:
         """Return a fresh copy of ``blank`` (zeros, longer than ``size`` by the vocabulary)
         with the layout of ``viewer`` written in its first ``size`` floats and, after them,

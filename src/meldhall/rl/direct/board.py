@@ -24,7 +24,7 @@ of fixed width (``to_act``) is written whole from a kept row of floats.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 
 import numpy as np
 
@@ -63,7 +63,7 @@ class Board:
         self.turn: list[int] = []
         self.to_act: memoryview | None = None
         self.number_at: tuple[int, ...] = tuple(int(p) for p in number_at)
-        self.spelled: list[int] = []
+        self.spelled: tuple[int, ...] = ()
         self.state: object = None
         self.pending: set[int] | None = None
 
@@ -84,13 +84,14 @@ class Board:
         n = len(pieces) - len(old)
         if n == 1 and pieces[:-1] == old:
             view[base + pieces[-1]] = 1.0
+            old.append(pieces[-1])
         elif n == -1 and old[:-1] == pieces:
-            view[base + old[-1]] = 0.0
+            view[base + old.pop()] = 0.0
         else:
             now = set(pieces)
             for p in now.symmetric_difference(old):
                 view[base + p] = 1.0 if p in now else 0.0
-        self.blocks[k] = list(pieces)
+            self.blocks[k] = list(pieces)
 
     def set_turn(self, flags: list[int]) -> None:
         """Make the turn-to-turn flag fields show exactly the positions ``flags``; return
@@ -105,12 +106,12 @@ class Board:
             view[p] = 1.0
         self.turn = flags
 
-    def spell(self, base: int, tokens: Sequence[int]) -> None:
+    def spell(self, base: int, tokens: tuple[int, ...]) -> None:
         """Make the decision section (from ``base``) count exactly ``tokens`` (a token may
-        stand more than once); return None."""
+        stand more than once; the tuple is kept as the shadow); return None."""
         view = self.view
         for t in self.spelled:
             view[base + t] = 0.0
         for t in tokens:
             view[base + t] += 1.0
-        self.spelled = list(tokens)
+        self.spelled = tokens

@@ -9,7 +9,6 @@ the floats that differ since that viewer's last read (the environments' path).""
 from __future__ import annotations
 
 from array import array
-from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -100,7 +99,7 @@ class SichuanDirect(DirectEncoder):
         state: SichuanState,  # type: ignore[override]
         viewer: int,
         blank: np.ndarray,
-        spelled: Sequence[int] = NO_TOKENS,
+        spelled: tuple[int, ...] = NO_TOKENS,
     ) -> np.ndarray:
         """Return a copy of ``viewer``'s board brought up to date with ``state``: the same
         floats as ``fill`` writes into ``blank`` (then ``spelled`` counted), comparing only

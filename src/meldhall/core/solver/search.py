@@ -78,7 +78,7 @@ class Search:
         self._bound: dict[int, int] = {}
         self._end: dict[int, tuple[int, tuple[Template, ...]]] = {}
         self._prices: Prices | None = None
-        self._signed = False
+        self._signed = 0
 
     def groups(self) -> list[tuple[Template, ...]]:
         """Return the melds the starting hand holds, one tuple per lowest slot."""
@@ -98,7 +98,10 @@ class Search:
             at += len(moves)
         self._at = starts
         self._moves = [None if moves else moves for moves in self._plain]
-        self._signed = prices.joker < 0 or min(prices.slots) < 0
+        signed = sum(15 << (FIELD * k) for k, w in enumerate(prices.slots) if w < 0)
+        if prices.joker < 0:
+            signed |= 255 << self._u.joker_shift
+        self._signed = signed
         return prices.total(self.start, self._free, self._free_jokers, self._u.joker_shift)
 
     def _priced(self, k: int) -> tuple[_Move, ...]:
@@ -108,14 +111,19 @@ class Search:
         plain = self._plain[k]
         at = self._at[k]
         paid = self._paid[at : at + len(plain)]
-        if self._signed:
+        signed = self._signed
+        if signed:
             jshift, fj, free = self._u.joker_shift, self._free_jokers, self._free
             moves = tuple(
-                (m[0], m[1], p, _negative(t, w, wj, free, fj, jshift))
-                for t, m, p in zip(self._cands[k], plain, paid, strict=True)
+                [
+                    (m[0], m[1], p, _negative(m[0] & signed, w, wj, free, fj, jshift))
+                    if m[0] & signed
+                    else (m[0], m[1], p, ())
+                    for m, p in zip(plain, paid, strict=True)
+                ]
             )
         else:
-            moves = tuple((m[0], m[1], p, ()) for m, p in zip(plain, paid, strict=True))
+            moves = tuple([(m[0], m[1], p, ()) for m, p in zip(plain, paid, strict=True)])
         self._moves[k] = moves
         return moves
 
@@ -309,17 +317,18 @@ class Search:
 
 
 def _negative(
-    t: Template, w: tuple[int, ...], wj: int, free: list[int], fj: int, jshift: int
+    mask: int, w: tuple[int, ...], wj: int, free: list[int], fj: int, jshift: int
 ) -> tuple[_Neg, ...]:
-    """Return the faces (and jokers) of ``t`` priced below zero, as ``most_tiles`` reads them."""
+    """Return the faces (and jokers) of a meld priced below zero, as ``most_tiles`` reads
+    them (``mask``: the meld's fields of those faces)."""
     neg: list[_Neg] = []
-    if t.jokers and wj < 0:
-        neg.append((jshift, 255, fj, wj, t.jokers))
-    naturals = t.mask & ((1 << jshift) - 1)
+    jokers = mask >> jshift
+    if jokers:
+        neg.append((jshift, 255, fj, wj, jokers))
+    naturals = mask & ((1 << jshift) - 1)
     while naturals:
         k = ((naturals & -naturals).bit_length() - 1) // FIELD
-        if w[k] < 0:
-            neg.append((FIELD * k, 15, free[k], w[k], (naturals >> (FIELD * k)) & 15))
+        neg.append((FIELD * k, 15, free[k], w[k], (naturals >> (FIELD * k)) & 15))
         naturals &= ~(15 << (FIELD * k))
     return tuple(neg)
 

@@ -100,7 +100,8 @@ def lp_prices(
         values.astype(np.float64),
         np.zeros(n, dtype=np.int32),  # every column continuous
     )
-    solver.run()
+    if solver.run() == highspy.HighsStatus.kError and _many_threads(solver):
+        solver.run()
     if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
     duals = np.array(solver.getSolution().row_dual, dtype=np.float64)
@@ -182,6 +183,17 @@ def _highs() -> _Highs:
         solver.setOptionValue("threads", 1)
         _SOLVER.solver = solver
     return solver
+
+
+def _many_threads(solver: _Highs) -> bool:
+    """Return True when ``solver`` ran on one thread and now runs on HiGHS's shared
+    scheduler: another HiGHS in this process (rummikub-solver's, say) started it with more
+    threads first, and then a one-thread run fails."""
+    if not getattr(_SOLVER, "single", True):
+        return False
+    _SOLVER.single = False
+    solver.setOptionValue("threads", 0)
+    return True
 
 
 __all__ = ["SCALE", "Prices", "lp_prices"]

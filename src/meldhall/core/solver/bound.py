@@ -25,7 +25,9 @@ from typing import TYPE_CHECKING
 from meldhall.core.solver.universe import FIELD, Template, Universe
 
 if TYPE_CHECKING:
+    import numpy as np
     from highspy._core import _Highs
+    from numpy.typing import NDArray
 
 SCALE = 1 << 20
 """Prices are integers: LP prices times SCALE, rounded up."""
@@ -65,48 +67,45 @@ def lp_prices(
     import numpy as np
 
     kinds = universe.kinds
-    index: list[int] = []
-    value: list[int] = []
-    lengths: list[int] = []
-    tiles: list[int] = []
-    for group in groups:
-        if group:
-            col = _columns(group, universe)
-            index += col[0]
-            value += col[1]
-            lengths += col[2]
-            tiles += col[3]
+    cols = [_columns(group, universe) for group in groups if group]
+    if not cols:
+        return None
+    rows = np.concatenate([c[0] for c in cols])
+    values = np.concatenate([c[1] for c in cols])
+    size = np.concatenate([c[3] for c in cols])
+    n = len(size)
+    starts = np.zeros(n + 1, dtype=np.int32)
+    np.cumsum(np.concatenate([c[2] for c in cols]), out=starts[1:])
     counts = [(hand >> (FIELD * k)) & 15 for k in range(kinds)]
     jokers = hand >> universe.joker_shift
-    n = len(tiles)
-    size = np.array(tiles, dtype=np.int64)
-    rows = np.array(index, dtype=np.int32)
-    starts = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(lengths, out=starts[1:])
     lower = [c - f if c > f else 0 for c, f in zip(counts, free, strict=True)]
-    lower.append(max(0, jokers - free_jokers))
+    lower.append(jokers - free_jokers if jokers > free_jokers else 0)
     counts.append(jokers)
-    lp = highspy.HighsLp()
-    lp.num_col_ = n
-    lp.num_row_ = kinds + 1
-    lp.col_cost_ = size.astype(np.float64)
-    lp.col_lower_ = np.zeros(n)
-    lp.col_upper_ = np.full(n, highspy.kHighsInf)
-    lp.row_lower_ = np.array(lower, dtype=np.float64)
-    lp.row_upper_ = np.array(counts, dtype=np.float64)
-    lp.a_matrix_.format_ = highspy.MatrixFormat.kColwise
-    lp.a_matrix_.start_ = starts
-    lp.a_matrix_.index_ = rows
-    values = np.array(value, dtype=np.int64)
-    lp.a_matrix_.value_ = values.astype(np.float64)
-    lp.sense_ = highspy.ObjSense.kMaximize
+    upper = np.array(counts, dtype=np.float64)
     solver = _highs()
-    solver.passModel(lp)
-    solver.run()
+    solver.passModel(
+        n,
+        kinds + 1,
+        len(rows),
+        _COLWISE,
+        _MAXIMIZE,
+        0.0,
+        size.astype(np.float64),
+        np.zeros(n),
+        np.full(n, np.inf),
+        np.array(lower, dtype=np.float64),
+        upper,
+        starts[:-1],
+        rows,
+        values.astype(np.float64),
+        np.zeros(n, dtype=np.int32),  # every column continuous
+    )
+    if solver.run() == highspy.HighsStatus.kError and _many_threads(solver):
+        solver.run()
     if solver.getModelStatus() != highspy.HighsModelStatus.kOptimal:
         return None
-    duals = np.asarray(solver.getSolution().row_dual, dtype=np.float64)
-    present = np.array(counts, dtype=bool)
+    duals = np.array(solver.getSolution().row_dual, dtype=np.float64)
+    present = upper > 0
     need = size * SCALE
     for sign in (1.0, -1.0):  # HiGHS's sign of a maximum's duals, checked rather than assumed
         prices = np.where(present, np.ceil(sign * duals * SCALE - 1e-3), 0).astype(np.int64)
@@ -117,7 +116,12 @@ def lp_prices(
     return None
 
 
-_Columns = tuple[list[int], list[int], list[int], list[int]]
+_COLWISE = 1
+"""HiGHS's ``MatrixFormat.kColwise``."""
+_MAXIMIZE = -1
+"""HiGHS's ``ObjSense.kMaximize``."""
+
+_Columns = tuple["NDArray[np.int32]", "NDArray[np.int64]", "NDArray[np.int32]", "NDArray[np.int64]"]
 """The LP columns of a group of melds: row indices, their coefficients, entries per column,
 and each meld's tiles (the joker row is ``kinds``)."""
 _COLUMNS: dict[int, tuple[tuple[Template, ...], _Columns]] = {}
@@ -130,6 +134,8 @@ def _columns(group: tuple[Template, ...], universe: Universe) -> _Columns:
     got = _COLUMNS.get(id(group))
     if got is not None and got[0] is group:
         return got[1]
+    import numpy as np
+
     index: list[int] = []
     value: list[int] = []
     lengths: list[int] = []
@@ -149,7 +155,12 @@ def _columns(group: tuple[Template, ...], universe: Universe) -> _Columns:
         tiles.append(t.naturals + t.jokers)
     if len(_COLUMNS) >= _COLUMNS_MAX:
         _COLUMNS.clear()
-    cols = (index, value, lengths, tiles)
+    cols: _Columns = (
+        np.array(index, dtype=np.int32),
+        np.array(value, dtype=np.int64),
+        np.array(lengths, dtype=np.int32),
+        np.array(tiles, dtype=np.int64),
+    )
     _COLUMNS[id(group)] = (group, cols)
     return cols
 
@@ -169,8 +180,20 @@ def _highs() -> _Highs:
         solver = _core._Highs()
         solver.setOptionValue("output_flag", False)
         solver.setOptionValue("presolve", "off")
+        solver.setOptionValue("threads", 1)
         _SOLVER.solver = solver
     return solver
+
+
+def _many_threads(solver: _Highs) -> bool:
+    """Return True when ``solver`` ran on one thread and now runs on HiGHS's shared
+    scheduler: another HiGHS in this process (rummikub-solver's, say) started it with more
+    threads first, and then a one-thread run fails."""
+    if not getattr(_SOLVER, "single", True):
+        return False
+    _SOLVER.single = False
+    solver.setOptionValue("threads", 0)
+    return True
 
 
 __all__ = ["SCALE", "Prices", "lp_prices"]

@@ -37,6 +37,7 @@ class Search:
     """
 
     __slots__ = (
+        "_at",
         "_bound",
         "_cands",
         "_end",
@@ -44,8 +45,11 @@ class Search:
         "_free_jokers",
         "_memo",
         "_moves",
+        "_paid",
+        "_plain",
         "_prices",
         "_score",
+        "_signed",
         "_u",
         "size",
         "start",
@@ -62,15 +66,19 @@ class Search:
         self._u = universe
         scored = _scored(universe, score)
         self._score = scored.table
-        self._cands, self._moves, self.start, self.size = _prepare_scored(
+        self._cands, self._plain, self.start, self.size = _prepare_scored(
             universe, scored, hand, free
         )
+        self._moves: list[tuple[_Move, ...] | None] = list(self._plain)
+        self._paid: list[int] = []
+        self._at: list[int] = []
         self._free = free
         self._free_jokers = free_jokers
         self._memo: dict[int, int] = {}
         self._bound: dict[int, int] = {}
         self._end: dict[int, tuple[int, tuple[Template, ...]]] = {}
         self._prices: Prices | None = None
+        self._signed = 0
 
     def groups(self) -> list[tuple[Template, ...]]:
         """Return the melds the starting hand holds, one tuple per lowest slot."""
@@ -79,25 +87,45 @@ class Search:
     def price(self, prices: Prices, paid: list[int]) -> int:
         """Cut ``most_tiles`` by ``prices`` from now on (``paid``: each meld of ``groups``
         in order priced, at least its tiles times SCALE); return the bound of ``start`` times
-        SCALE (the ``dual`` to pass at the start)."""
+        SCALE (the ``dual`` to pass at the start). A slot's priced moves are built when the
+        search first reaches it."""
         self._prices = prices
-        w, wj = prices.slots, prices.joker
-        jshift, fj = self._u.joker_shift, self._free_jokers
-        free = self._free
-        negative = wj < 0 or min(w) < 0
+        self._paid = paid
         at = 0
-        priced: list[tuple[_Move, ...]] = []
-        for group, moves in zip(self._cands, self._moves, strict=True):
-            end = at + len(moves)
-            priced.append(
-                tuple(
-                    (m[0], m[1], p, _negative(t, w, wj, free, fj, jshift) if negative else ())
-                    for t, m, p in zip(group, moves, paid[at:end], strict=True)
-                )
+        starts = []
+        for moves in self._plain:
+            starts.append(at)
+            at += len(moves)
+        self._at = starts
+        self._moves = [None if moves else moves for moves in self._plain]
+        signed = sum(15 << (FIELD * k) for k, w in enumerate(prices.slots) if w < 0)
+        if prices.joker < 0:
+            signed |= 255 << self._u.joker_shift
+        self._signed = signed
+        return prices.total(self.start, self._free, self._free_jokers, self._u.joker_shift)
+
+    def _priced(self, k: int) -> tuple[_Move, ...]:
+        """Return (and keep) the moves of slot ``k`` with the prices of ``price``."""
+        assert self._prices is not None
+        w, wj = self._prices.slots, self._prices.joker
+        plain = self._plain[k]
+        at = self._at[k]
+        paid = self._paid[at : at + len(plain)]
+        signed = self._signed
+        if signed:
+            jshift, fj, free = self._u.joker_shift, self._free_jokers, self._free
+            moves = tuple(
+                [
+                    (m[0], m[1], p, _negative(m[0] & signed, w, wj, free, fj, jshift))
+                    if m[0] & signed
+                    else (m[0], m[1], p, ())
+                    for m, p in zip(plain, paid, strict=True)
+                ]
             )
-            at = end
-        self._moves = priced
-        return prices.total(self.start, free, fj, jshift)
+        else:
+            moves = tuple([(m[0], m[1], p, ()) for m, p in zip(plain, paid, strict=True)])
+        self._moves[k] = moves
+        return moves
 
     def unit_dual(self) -> int:
         """Return the ``dual`` to pass at the start without prices: the tiles times SCALE."""
@@ -194,7 +222,10 @@ class Search:
                             break
             else:
                 guard = u.guard
-                for mask, gain, paid, neg in self._moves[k]:
+                moves = self._moves[k]
+                if moves is None:
+                    moves = self._priced(k)
+                for mask, gain, paid, neg in moves:
                     r = (hand | guard) - mask
                     if r & guard == guard:
                         rest = r ^ guard
@@ -286,17 +317,18 @@ class Search:
 
 
 def _negative(
-    t: Template, w: tuple[int, ...], wj: int, free: list[int], fj: int, jshift: int
+    mask: int, w: tuple[int, ...], wj: int, free: list[int], fj: int, jshift: int
 ) -> tuple[_Neg, ...]:
-    """Return the faces (and jokers) of ``t`` priced below zero, as ``most_tiles`` reads them."""
+    """Return the faces (and jokers) of a meld priced below zero, as ``most_tiles`` reads
+    them (``mask``: the meld's fields of those faces)."""
     neg: list[_Neg] = []
-    if t.jokers and wj < 0:
-        neg.append((jshift, 255, fj, wj, t.jokers))
-    naturals = t.mask & ((1 << jshift) - 1)
+    jokers = mask >> jshift
+    if jokers:
+        neg.append((jshift, 255, fj, wj, jokers))
+    naturals = mask & ((1 << jshift) - 1)
     while naturals:
         k = ((naturals & -naturals).bit_length() - 1) // FIELD
-        if w[k] < 0:
-            neg.append((FIELD * k, 15, free[k], w[k], (naturals >> (FIELD * k)) & 15))
+        neg.append((FIELD * k, 15, free[k], w[k], (naturals >> (FIELD * k)) & 15))
         naturals &= ~(15 << (FIELD * k))
     return tuple(neg)
 

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
-from functools import lru_cache, partial
+from functools import cache, lru_cache, partial
 from itertools import combinations
 
 from meldhall.core.solver.melds import Face, Meld
@@ -222,7 +222,7 @@ def _template(rules: MeldRules, raw: Raw) -> Template:
     low = -1
     if naturals_mask:
         low = ((naturals_mask & -naturals_mask).bit_length() - 1) // FIELD
-    return Template(mask, low, naturals, jokers, value, build)
+    return Template(mask, low, naturals, jokers, value, cache(build))  # melds are immutable
 
 
 @lru_cache(maxsize=256)

@@ -39,9 +39,9 @@ LIVE_WEIGHT = 4
 
 LIVE_CAP = 8
 
-FEED_WEIGHT: tuple[float, float] = (20.0, 40.0)
-"""Keep score for a discard the next player would take (``remi_feed.take_chance``: the chance
-he holds two cards that meld with it), when he has not opened and when he has."""
+FEED_WEIGHT: tuple[float, float] = (40.0, 40.0)
+"""Keep score for a discard the next player surely takes, when he has not opened and when he
+has; a discard counts the share of his sampled hands that take it (``remi_belief``)."""
 
 TAKE_BEFORE_OPENING = True
 """Before opening, take the top discard whenever it completes a meld of the hand (greedy

@@ -9,10 +9,13 @@ It plays like ``greedy`` (bots/remi.py) except how it judges a discard:
   to be paid for soon, so the card's points weigh more the fewer cards that opponent holds
   (``DANGER_WEIGHT``), and a card the next player could lay off (he may take it and go out)
   is held back harder.
-- **Feeding**: a card the next player would take (he holds two cards that meld with it) is
-  held back by the chance that he does (``remi_feed.take_chance``: his known cards, his hand
-  size and the unseen cards), weighted ``FEED_WEIGHT``. The ceiling showed that refusing
-  the discards he takes is nearly all its gain (``docs/bots.md``).
+- **Feeding**: a card the next player would take is held back by the share of his sampled
+  hands that take it (``remi_belief``: his known cards and unseen ones, redrawn while they
+  contradict his play: unopened after a turn, a hand that could not open; a hand that would
+  have taken the bot's last discard, which he drew over), weighted ``FEED_WEIGHT``; before
+  he opens he takes only a card that lets him open. The ceiling showed that refusing the
+  discards he takes is nearly all its gain (``docs/bots.md``). ``sampled=False`` judges
+  the takes by ``remi_feed.take_chance`` instead (the bot before the samples).
 """
 
 from __future__ import annotations

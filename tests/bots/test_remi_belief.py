@@ -105,5 +105,6 @@ def test_strong_holds_back_the_card_that_lets_the_next_player_open() -> None:
     ace = CARD_ID["AS#1"]
     first = blind.choose(observation, legal, random.Random(0))
     assert isinstance(first, Discard) and first.card == ace  # the loosest card
-    second = StrongRemiBot().choose(observation, legal, random.Random(0))
+    assert StrongRemiBot().choose(observation, legal, random.Random(0)) == first  # pairs only
+    second = StrongRemiBot(sampled=True).choose(observation, legal, random.Random(0))
     assert isinstance(second, Discard) and second.card != ace

@@ -9,13 +9,13 @@ It plays like ``greedy`` (bots/remi.py) except how it judges a discard:
   to be paid for soon, so the card's points weigh more the fewer cards that opponent holds
   (``DANGER_WEIGHT``), and a card the next player could lay off (he may take it and go out)
   is held back harder.
-- **Feeding**: a card the next player would take is held back by the share of his sampled
-  hands that take it (``remi_belief``: his known cards and unseen ones, redrawn while they
-  contradict his play: unopened after a turn, a hand that could not open; a hand that would
-  have taken the bot's last discard, which he drew over), weighted ``FEED_WEIGHT``; before
-  he opens he takes only a card that lets him open. The ceiling showed that refusing the
-  discards he takes is nearly all its gain (``docs/bots.md``). ``sampled=False`` judges
-  the takes by ``remi_feed.take_chance`` instead (the bot before the samples).
+- **Feeding**: a card the next player would take (he holds two cards that meld with it) is
+  held back by the chance that he does (``remi_feed.take_chance``: his known cards, his hand
+  size and the unseen cards), weighted ``FEED_WEIGHT``. The ceiling showed that refusing
+  the discards he takes is nearly all its gain (``docs/bots.md``). ``sampled=True`` judges
+  the takes on his sampled hands instead (``remi_belief``: redrawn while they contradict his
+  play; before he opens he takes only a card that lets him open), weighted
+  ``SAMPLED_WEIGHT``: better calibrated, but not shown to win more (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -42,9 +42,13 @@ LIVE_WEIGHT = 4
 
 LIVE_CAP = 8
 
-FEED_WEIGHT: tuple[float, float] = (40.0, 40.0)
-"""Keep score for a discard the next player surely takes, when he has not opened and when he
-has; a discard counts the share of his sampled hands that take it (``remi_belief``)."""
+FEED_WEIGHT: tuple[float, float] = (20.0, 40.0)
+"""Keep score for a discard the next player would take (``remi_feed.take_chance``: the chance
+he holds two cards that meld with it), when he has not opened and when he has."""
+
+SAMPLED_WEIGHT: tuple[float, float] = (40.0, 40.0)
+"""The same for a discard he surely takes, judged on his sampled hands (``remi_belief``: a
+discard counts the share of them that take it); used by ``StrongRemiBot(sampled=True)``."""
 
 TAKE_BEFORE_OPENING = True
 """Before opening, take the top discard whenever it completes a meld of the hand (greedy
@@ -111,14 +115,15 @@ class StrongRemiBot(GreedyRemiBot):
     """``greedy`` with discards judged by live partners and danger (module docstring)."""
 
     def __init__(
-        self, sampled: bool = True, feed_weight: tuple[float, float] = FEED_WEIGHT
+        self, sampled: bool = False, feed_weight: tuple[float, float] | None = None
     ) -> None:
         """``sampled``: the next player's takes are judged on sampled hands
-        (``remi_belief``), else by ``remi_feed.take_chance`` (the bot before them);
-        ``feed_weight``: the keep score of a sure take, next player unopened and opened."""
+        (``remi_belief``, not the default: it did not pay clearly, docs/bots.md), else by
+        ``remi_feed.take_chance``; ``feed_weight``: the keep score of a sure take, next
+        player unopened and opened (by default ``SAMPLED_WEIGHT`` or ``FEED_WEIGHT``)."""
         super().__init__()
         self.sampled = sampled
-        self.feed_weight = feed_weight
+        self.feed_weight = feed_weight or (SAMPLED_WEIGHT if sampled else FEED_WEIGHT)
         self._last: Pass | None = None
 
     def choose(

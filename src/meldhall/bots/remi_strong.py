@@ -12,7 +12,10 @@ It plays like ``greedy`` (bots/remi.py) except how it judges a discard:
 - **Feeding**: a card the next player would take (he holds two cards that meld with it) is
   held back by the chance that he does (``remi_feed.take_chance``: his known cards, his hand
   size and the unseen cards), weighted ``FEED_WEIGHT``. The ceiling showed that refusing
-  the discards he takes is nearly all its gain (``docs/bots.md``).
+  the discards he takes is nearly all its gain (``docs/bots.md``). ``sampled=True`` judges
+  the takes on his sampled hands instead (``remi_belief``: redrawn while they contradict his
+  play; before he opens he takes only a card that lets him open), weighted
+  ``SAMPLED_WEIGHT``: better calibrated, but not shown to win more (docs/bots.md).
 """
 
 from __future__ import annotations
@@ -22,6 +25,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from meldhall.bots.remi import STALL_TURNS, GreedyRemiBot, _View
+from meldhall.bots.remi_belief import Pass, next_hands, passed_on, take_shares
 from meldhall.bots.remi_feed import take_chance
 from meldhall.core.engine import JSON, Action
 from meldhall.games.remi.actions import DRAW_DISCARD, DRAW_STOCK, Discard
@@ -41,6 +45,10 @@ LIVE_CAP = 8
 FEED_WEIGHT: tuple[float, float] = (20.0, 40.0)
 """Keep score for a discard the next player would take (``remi_feed.take_chance``: the chance
 he holds two cards that meld with it), when he has not opened and when he has."""
+
+SAMPLED_WEIGHT: tuple[float, float] = (40.0, 40.0)
+"""The same for a discard he surely takes, judged on his sampled hands (``remi_belief``: a
+discard counts the share of them that take it); used by ``StrongRemiBot(sampled=True)``."""
 
 TAKE_BEFORE_OPENING = True
 """Before opening, take the top discard whenever it completes a meld of the hand (greedy
@@ -106,6 +114,18 @@ def _index(position: int) -> int:
 class StrongRemiBot(GreedyRemiBot):
     """``greedy`` with discards judged by live partners and danger (module docstring)."""
 
+    def __init__(
+        self, sampled: bool = False, feed_weight: tuple[float, float] | None = None
+    ) -> None:
+        """``sampled``: the next player's takes are judged on sampled hands
+        (``remi_belief``, not the default: it did not pay clearly, docs/bots.md), else by
+        ``remi_feed.take_chance``; ``feed_weight``: the keep score of a sure take, next
+        player unopened and opened (by default ``SAMPLED_WEIGHT`` or ``FEED_WEIGHT``)."""
+        super().__init__()
+        self.sampled = sampled
+        self.feed_weight = feed_weight or (SAMPLED_WEIGHT if sampled else FEED_WEIGHT)
+        self._last: Pass | None = None
+
     def choose(
         self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
     ) -> Action:
@@ -122,11 +142,22 @@ class StrongRemiBot(GreedyRemiBot):
         view = _View(observation)
         if self._stall(observation) >= STALL_TURNS and view.opened:
             loose = [d for d in discards if d.card < FIRST_JOKER] or discards
-            return loose[rng.randrange(len(loose))]
-        return self.discard(observation, view, discards)
+            choice = loose[rng.randrange(len(loose))]
+        else:
+            choice = self.discard(observation, view, discards)
+        self._last = Pass(
+            observation["hand_number"],
+            observation["stock_rebuilds"],
+            choice.card,
+            len(observation["discard"]) + 1,
+        )
+        return choice
 
     def discard(
-        self, observation: Mapping[str, Any], view: _View, discards: Sequence[Discard]
+        self,
+        observation: Mapping[str, Any],
+        view: _View,
+        discards: Sequence[Discard],
     ) -> Discard:
         """Return the discard with the lowest keep score (in a meld, live partners, a card
         the next player could lay off), less its points weighted by the danger."""
@@ -146,10 +177,20 @@ class StrongRemiBot(GreedyRemiBot):
         feeds = view._next_is_open()
         after = _next_active(observation, seat)
         next_count = observation["hand_counts"][after]
-        feed = FEED_WEIGHT[bool(observation["opened"][after])]
+        next_opened = bool(observation["opened"][after])
+        feed = self.feed_weight[next_opened]
         unseen = unseen_faces(observation) if feed else []
         known = [CARD_ID[t] for t in observation["known"][after]] if feed else []
         total = sum(unseen)
+        shares: dict[int, float] = {}
+        if feed and self.sampled:
+            refused = passed_on(observation, self._last)
+            draws = random.Random(observation["hand_number"] * 1_000 + observation["turn"])
+            hands = next_hands(observation, after, refused, view.rules, draws)
+            minimum: int = observation["options"]["opening_minimum"]
+            cards = [d.card for d in discards]
+            taken = take_shares(cards, hands, next_opened, view.fits_table, view.rules, minimum)
+            shares = dict(zip(cards, taken, strict=True))
 
         def key(action: Discard) -> tuple[float, int]:
             card = action.card
@@ -162,7 +203,9 @@ class StrongRemiBot(GreedyRemiBot):
                 keep += 200 if next_count <= 2 else 20
             elif view.fits_table(card):
                 keep += 5
-            if feed:
+            if shares:
+                keep += feed * shares[card]
+            elif feed:
                 keep += feed * take_chance(card, known, next_count, unseen, total, view.rules)
             return keep - weight * points, card
 

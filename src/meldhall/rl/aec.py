@@ -112,9 +112,7 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         array, mask = self.match.read(self._seat_of[agent])
         return {"observation": array, "action_mask": mask}
 
-    def last(
-        self, observe: bool = True
-    ) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
         """Return the observation (None unless ``observe``), cumulative reward, termination,
         truncation and info of the agent to act (PettingZoo's ``last``, one call less)."""
         agent = self.agent_selection

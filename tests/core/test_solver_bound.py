@@ -3,7 +3,11 @@ every meld, bound the optimum, and never change an answer or its melds."""
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 from unittest.mock import patch
 
 import pytest
@@ -132,3 +136,51 @@ def test_a_table_that_cannot_be_placed_has_no_prices() -> None:
     assert lp_prices(universe, search.groups(), search.start, free, 0) is None
     with patch.object(queries, "PRICED_SIZE", 0), pytest.raises(ValueError, match="cannot"):
         max_placed_with_table(table, 0, rack, 0, rules)
+
+
+_PEER_FIRST = """
+import random
+import highspy
+import numpy as np
+from meldhall.core.solver import RUMMIKUB_SOLVER_CONVENTION, queries
+from meldhall.core.solver.bound import lp_prices
+from meldhall.core.solver.search import Search
+from meldhall.core.solver.universe import by_slot, compile_universe, encode
+from tests.core.test_solver_bound import _random_table
+
+peer = highspy.Highs()  # the peer's HiGHS starts the shared scheduler with its default threads
+peer.setOptionValue("output_flag", False)
+peer.addVar(0, highspy.kHighsInf)
+peer.changeColCost(0, -1.0)
+peer.addRow(-highspy.kHighsInf, 4.0, 1, np.array([0], dtype=np.int32), np.array([1.0]))
+peer.run()
+rng = random.Random(7)
+rules = RUMMIKUB_SOLVER_CONVENTION
+priced = 0
+for _ in range(5):
+    table, table_jokers, rack, rack_jokers = _random_table(rng)
+    jokers = table_jokers + rack_jokers
+    total = [t + r for t, r in zip(table, rack, strict=True)]
+    universe = compile_universe(rules, jokers)
+    free = by_slot(rack, rules)
+    search = Search(universe, queries._tiles, free, rack_jokers, encode(total, jokers, rules))
+    priced += lp_prices(universe, search.groups(), search.start, free, rack_jokers) is not None
+print(priced)
+"""
+
+
+def test_prices_survive_a_peer_highs_that_started_first() -> None:
+    # A fresh process: HiGHS's scheduler is process-wide, and whoever starts it first sets
+    # its threads; after a default-threads peer, a one-thread solve fails unless retried.
+    root = Path(__file__).resolve().parents[2]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(root / "src"), str(root)])}
+    done = subprocess.run(
+        [sys.executable, "-c", _PEER_FIRST],
+        capture_output=True,
+        text=True,
+        cwd=root,
+        env=env,
+        timeout=120,
+        check=True,
+    )
+    assert done.stdout.split()[-1] == "5"

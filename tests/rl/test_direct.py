@@ -218,3 +218,41 @@ def test_sichuan_boards_equal_a_fresh_fill_under_random_reads(seed: int) -> None
                 match.state = original
                 check(seat)
     assert reads > 100
+
+
+@pytest.mark.parametrize("game_id", ["sichuan", "okey"])
+def test_shared_arrays_pass_the_checker_and_equal_fresh_ones(game_id: str) -> None:
+    """With ``fresh_arrays=False`` the env hands out read-only arrays that equal, at every
+    step of a seeded random episode, what an env with fresh arrays gives; a fresh array
+    read earlier keeps its values after later steps."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(aec_env(game_id, max_steps=150, fresh_arrays=False), num_cycles=150)
+    shared = aec_env(game_id, max_steps=300, json_infos=False, fresh_arrays=False)
+    fresh = aec_env(game_id, max_steps=300, json_infos=False)
+    shared.reset(seed=3)
+    fresh.reset(seed=3)
+    rng = random.Random(3)
+    first = fresh.last()[0]
+    kept = {k: v.copy() for k, v in first.items()}
+    steps = 0
+    for agent in shared.agent_iter():
+        obs, _, terminated, truncated, _ = shared.last()
+        expected, *_ = fresh.last()
+        assert fresh.agent_selection == agent
+        for key in ("observation", "action_mask"):
+            assert not obs[key].flags.writeable
+            assert np.array_equal(obs[key], expected[key]), (agent, key, steps)
+        with pytest.raises(ValueError):
+            obs["observation"][0] = 1.0
+        if terminated or truncated:
+            shared.step(None)
+            fresh.step(None)
+            continue
+        ids = obs["action_mask"].nonzero()[0]
+        action = int(ids[rng.randrange(len(ids))])
+        shared.step(action)
+        fresh.step(action)
+        steps += 1
+    assert steps > 100
+    assert all(np.array_equal(first[k], v) for k, v in kept.items())

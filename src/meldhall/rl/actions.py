@@ -195,12 +195,19 @@ class Decision:
         return self._options
 
     def mask(self, size: int) -> np.ndarray:
-        """Return a fresh int8 array of ``size`` with 1 at every id of ``options()`` (the
-        ones written once per point, then copied)."""
-        if self._mask is None or self._mask.size != size:
-            self._mask = _blank_mask(size)
-            self._mask.put(self._options, 1)
-        return self._mask.copy()
+        """Return a fresh int8 array of ``size`` with 1 at every id of ``options()`` (a
+        copy of ``shared_mask``)."""
+        return self.shared_mask(size).copy()
+
+    def shared_mask(self, size: int) -> np.ndarray:
+        """Return the read-only int8 array of ``size`` with 1 at every id of ``options()``,
+        made once per point (every call gives the same array)."""
+        mask = self._mask
+        if mask is None or mask.size != size:
+            mask = self._mask = _blank_mask(size)
+            mask.put(self._options, 1)
+            mask.flags.writeable = False
+        return mask
 
     def texts(self) -> list[str]:
         """Return the text form of every legal action the prefix still allows."""

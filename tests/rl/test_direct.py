@@ -6,6 +6,7 @@ JSON shows has its flag, and ``json_infos=False`` keeps the environments valid."
 
 from __future__ import annotations
 
+import gc
 import random
 import re
 import warnings
@@ -19,7 +20,7 @@ from pettingzoo.test import api_test
 
 from meldhall.core.engine import Action
 from meldhall.rl import aec_env, single_agent_env
-from meldhall.rl.actions import Decision
+from meldhall.rl.actions import DECISION_CACHE_LIMIT, Decision
 from meldhall.rl.direct.base import DirectEncoder
 from meldhall.rl.match import Match
 from meldhall.rl.observe import Choice, SeatChoice
@@ -149,6 +150,29 @@ def test_a_decision_made_again_from_the_same_legal_tuple_starts_afresh() -> None
     again = Decision.of(match.vocab, legal)
     assert list(again.prefix) == prefix and again.options() == options
     assert again.mask(len(match.vocab)).sum() == len(options)
+
+
+def test_fresh_decisions_do_not_pile_up() -> None:
+    """Decisions over fresh legal tuples (a hand's discards, new every turn) are not kept
+    alive for long: after many matches of random play the live decision points stay
+    within a bound (each one kept is work for every later garbage collection)."""
+    env = aec_env("sichuan", json_infos=False, fresh_arrays=False)
+    rng = random.Random(5)
+    fresh = 0
+    for seed in range(30):
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            fresh += env.match.state.phase == "act"
+            ids = obs["action_mask"].nonzero()[0]
+            env.step(int(ids[rng.randrange(len(ids))]))
+    gc.collect()
+    alive = sum(1 for o in gc.get_objects() if type(o) is Decision)
+    assert fresh > 1500
+    assert alive < min(1000, 4 * DECISION_CACHE_LIMIT), (alive, fresh)
 
 
 @pytest.mark.parametrize("game_id", sorted(SPECS))

@@ -132,18 +132,6 @@ class Vocabulary:
         return token
 
 
-_BLANK_MASKS: dict[int, np.ndarray] = {}
-
-
-def _blank_mask(size: int) -> np.ndarray:
-    """Return a fresh int8 array of ``size`` zeros (a copy of a kept one: cheaper than
-    ``np.zeros``)."""
-    blank = _BLANK_MASKS.get(size)
-    if blank is None:
-        blank = _BLANK_MASKS[size] = np.zeros(size, dtype=np.int8)
-    return blank.copy()
-
-
 class Decision:
     """One point of one seat's decision: the tokens chosen so far (``prefix``) and the legal
     actions they still allow. ``options()`` lists the tokens that may come next; ``after``
@@ -208,9 +196,10 @@ class Decision:
         made once per point (every call gives the same array)."""
         mask = self._mask
         if mask is None or mask.size != size:
-            mask = self._mask = _blank_mask(size)
-            mask.put(self._options, 1)
-            mask.flags.writeable = False
+            flags = bytearray(size)
+            for token in self._options:
+                flags[token] = 1
+            mask = self._mask = np.frombuffer(bytes(flags), dtype=np.int8)  # read-only
         return mask
 
     def texts(self) -> list[str]:

@@ -9,6 +9,8 @@ import time
 import urllib.request
 from pathlib import Path
 
+from meldhall.server.wire import PROTOCOL_PATH
+
 
 def start_uvicorn(
     port: int, data_dir: Path, bot_delay: str, extra_env: dict[str, str] | None = None
@@ -30,6 +32,8 @@ def start_uvicorn(
             str(port),
             "--log-level",
             "warning",
+            "--ws",
+            PROTOCOL_PATH,
         ],
         env=env,
     )

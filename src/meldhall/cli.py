@@ -20,6 +20,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
     from meldhall.server.limits import Limits
     from meldhall.server.logs import log_config
     from meldhall.server.settings import from_args
+    from meldhall.server.wire import PROTOCOL_PATH
 
     settings = from_args(args)  # --workers above 1 needs --redis-url (refused there)
     limits = Limits.from_env()
@@ -34,6 +35,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
             host=settings.host,
             port=settings.port,
             log_config=log_config(settings.log_level, settings.log_format),
+            ws=PROTOCOL_PATH,
             ws_per_message_deflate=False,
             proxy_headers=True,
             timeout_keep_alive=max(1, round(limits.header_seconds)),
@@ -45,6 +47,7 @@ def _cmd_serve(args: argparse.Namespace) -> int:
         host=settings.host,
         port=settings.port,
         log_config=log_config(settings.log_level, settings.log_format),
+        ws=PROTOCOL_PATH,  # whole text frames read and written without the ASGI layers
         # Per-message compression cost the server a third of its time under load (bench server).
         ws_per_message_deflate=False,
         proxy_headers=True,

@@ -9,10 +9,11 @@ from typing import Any
 
 from meldhall.bots.base import make_bot, strongest_bot_name
 from meldhall.bots.okey_ladder import BOTS
+from meldhall.bots.okey_ladder_ceiling import SEARCHES_PER_TURN, LadderCeiling
 from meldhall.core.engine import Bot
 from meldhall.core.rng import seed_from_text
 from meldhall.games.okey_ladder import GAME
-from meldhall.games.okey_ladder.actions import Discard, LayOff
+from meldhall.games.okey_ladder.actions import Discard, LayOff, Recall
 from meldhall.games.okey_ladder.position import build_position
 from meldhall.games.okey_ladder.state import LadderState
 from meldhall.simulate import play_match
@@ -180,3 +181,53 @@ def test_greedy_beats_random() -> None:
         best = min(range(4), key=lambda s: run.outcome.scores[s])  # type: ignore[union-attr]
         wins += best in greedy
     assert wins >= 3
+
+
+def test_a_new_greedy_bot_finishes_an_opening_laid_before_it() -> None:
+    """A new bot in the middle of a turn (a ceiling's rollout) lays the rest of an opening
+    it did not plan rather than discard it back into its hand."""
+    state = _opening_position()
+    state.apply(0, _choose(BOTS["greedy"](), state))
+    assert state.laid_json() is not None and state.opened[0] == 0
+    done = _play_turn(BOTS["greedy"](), state)
+    assert done[-1].startswith("discard") and state.opened[0] != 0
+
+
+def test_a_new_greedy_bot_recalls_an_opening_it_cannot_finish() -> None:
+    state = _opening_position()
+    state.apply(0, GAME.parse_action("meld set K9 Y9 B9"))
+    state.apply(0, GAME.parse_action("recall"))
+    state.apply(0, GAME.parse_action("meld run R11 R12 R13"))
+    state.racks[0].remove(GAME.parse_action("discard K9").tile)  # the set can no longer be laid
+    state.piles[0].append(GAME.parse_action("discard K9").tile)
+    assert str(_choose(BOTS["greedy"](), state)) == "recall"
+
+
+class _Recaller:
+    """A strong bot stand-in that recalls whenever it may, else plays the first move."""
+
+    needs_observation = True
+
+    def choose(self, observation: Any, legal: tuple[Any, ...], rng: random.Random) -> Any:
+        return next((a for a in legal if isinstance(a, Recall)), legal[0])
+
+
+def test_the_ladder_ceiling_bounds_the_work_of_a_turn() -> None:
+    """The full ceiling never weighs a recall while it may discard (a search could lay and
+    recall without end); after a recall, or its share of decisions in a turn, the strong bot
+    plays the rest of the turn."""
+    state = _opening_position()
+    state.apply(0, GAME.parse_action("meld run R11 R12 R13"))
+    legal = state.legal_actions(0)
+    obs = state.observation(0)
+    assert any(isinstance(a, Recall) for a in legal) and any(isinstance(a, Discard) for a in legal)
+    ceiling = LadderCeiling(_Recaller(), BOTS["greedy"], False, 3, None)
+    for _ in range(SEARCHES_PER_TURN):
+        assert not isinstance(ceiling.choose(obs, legal, random.Random(0)), Recall)
+    assert isinstance(ceiling.choose(obs, legal, random.Random(0)), Recall)
+    no_discard = tuple(a for a in legal if not isinstance(a, Discard))
+    ceiling = LadderCeiling(_Recaller(), BOTS["greedy"], False, 3, None)
+    assert isinstance(ceiling.choose(obs, no_discard, random.Random(0)), Recall)
+    assert isinstance(ceiling.choose(obs, legal, random.Random(0)), Recall)
+    later = {**obs, "turn": obs["turn"] + 1}
+    assert not isinstance(ceiling.choose(later, legal, random.Random(0)), Recall)

@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from unittest.mock import patch
 
+import numpy as np
 import pytest
 from hypothesis import given
 
@@ -20,7 +21,7 @@ from meldhall.core.solver import (
     max_placed_with_table,
     queries,
 )
-from meldhall.core.solver.bound import SCALE, lp_prices
+from meldhall.core.solver.bound import SCALE, _lifted, lp_prices
 from meldhall.core.solver.search import Search
 from meldhall.core.solver.universe import by_slot, compile_universe, encode
 from tests.core.test_solver_props import FAST, RULES, tables
@@ -121,6 +122,21 @@ def test_prices_pay_for_every_meld_and_bound_the_optimum() -> None:
         bound = search.price(prices, paid) // SCALE
         sol = max_placed_with_table(table, table_jokers, rack, rack_jokers, rules)
         assert bound >= sol.placed + sum(table) + table_jokers
+
+
+def test_a_meld_short_of_its_tiles_lifts_the_face_that_bounds_it() -> None:
+    # two melds: faces 0 1 2, where face 2 (1 copy) bounds it, and faces 1 3, where face 1
+    # bounds it (used twice, like two jokers, out of 3 copies)
+    rows = np.array([0, 1, 2, 1, 3], dtype=np.int32)
+    values = np.array([1, 1, 1, 2, 1], dtype=np.int64)
+    starts = np.array([0, 3, 5], dtype=np.int32)
+    upper = np.array([2.0, 3.0, 1.0, 4.0])
+    reach = upper[rows] / values
+    prices = np.array([SCALE, SCALE, SCALE, SCALE], dtype=np.int64)
+    lifted = _lifted(prices, np.array([5, -1], dtype=np.int64), rows, values, reach, starts)
+    assert lifted.tolist() == [SCALE, SCALE, SCALE + 5, SCALE]
+    lifted = _lifted(prices, np.array([0, 5], dtype=np.int64), rows, values, reach, starts)
+    assert lifted.tolist() == [SCALE, SCALE + 3, SCALE, SCALE]  # 5 over a coefficient of 2
 
 
 def test_a_table_that_cannot_be_placed_has_no_prices() -> None:

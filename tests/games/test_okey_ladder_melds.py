@@ -10,7 +10,7 @@ import pytest
 
 from meldhall.core.tiles import parse_okey_many
 from meldhall.games.okey_ladder.actions import Meld
-from meldhall.games.okey_ladder.combos import PAIR, RUN, SET, shape
+from meldhall.games.okey_ladder.combos import COMBO_IDS, PAIR, RUN, SET, shape
 from meldhall.games.okey_ladder.legal import meld_actions, melds_with
 from meldhall.games.okey_ladder.pieces import Jokers
 
@@ -51,23 +51,28 @@ def test_dense_rack_with_both_copies_and_jokers() -> None:
     assert set(listed) == _brute(rack, jokers, 5)
 
 
-def test_combination_ids_past_ten_thousand_stay_playable() -> None:
-    """Melding and recalling in a stuck hand spends an id a combination: an id past 10,000
-    (reached in a long greedy rollout) must still name a combination in every listed move."""
+def test_combination_ids_stay_in_the_codec_range_however_long_the_hand() -> None:
+    """Melding and recalling spends an id a combination (a stuck hand repeats it without
+    end): once the ids reach the top of the codec's range, a new combination takes the
+    smallest id the table does not hold, so every listed move still parses back."""
     from meldhall.bots.base import make_bot
     from meldhall.games.registry import find_game
 
     game = find_game("okey-ladder")
-    state = game.new_state(game.options({}), 4, b"ids past ten thousand")
-    state.next_cid = 20_000  # as if 19,999 combinations had been laid and recalled
+    state = game.new_state(game.options({}), 4, b"ids past the range")
+    state.next_cid = COMBO_IDS - 1  # as if thousands of combinations had been laid and recalled
+    bots = [make_bot("okey-ladder", "greedy") for _ in range(4)]
     rng = random.Random(7)
-    bot = make_bot("okey-ladder", "greedy")
-    named = 0
-    while state.next_cid >= 20_000 and state.outcome() is None:  # this hand only
+    held: set[int] = set()
+    while state.hand_no == 1:
         seat = min(state.to_act())
         legal = state.legal_actions(seat)
         for action in legal:
             assert game.action_from_json(action.to_json()) == action
-            named += getattr(action, "combo", 0) >= 20_000
-        state.apply(seat, bot.choose(state.observation(seat), legal, rng))
-    assert named > 0
+            assert game.parse_action(str(action)) == action
+        held.update(state.combos)
+        assert list(state.combos) == sorted(state.combos)  # the table in id order
+        state.apply(seat, bots[seat].choose(state.observation(seat), legal, rng))
+        state.check_invariants()
+    assert {COMBO_IDS - 1, COMBO_IDS, 1, 2} <= held
+    assert max(held) == COMBO_IDS

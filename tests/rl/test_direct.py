@@ -6,6 +6,7 @@ JSON shows has its flag, and ``json_infos=False`` keeps the environments valid."
 
 from __future__ import annotations
 
+import gc
 import random
 import re
 import warnings
@@ -19,7 +20,7 @@ from pettingzoo.test import api_test
 
 from meldhall.core.engine import Action
 from meldhall.rl import aec_env, single_agent_env
-from meldhall.rl.actions import Decision
+from meldhall.rl.actions import DECISION_CACHE_LIMIT, Decision
 from meldhall.rl.direct.base import DirectEncoder
 from meldhall.rl.match import Match
 from meldhall.rl.observe import Choice, SeatChoice
@@ -151,6 +152,29 @@ def test_a_decision_made_again_from_the_same_legal_tuple_starts_afresh() -> None
     assert again.mask(len(match.vocab)).sum() == len(options)
 
 
+def test_fresh_decisions_do_not_pile_up() -> None:
+    """Decisions over fresh legal tuples (a hand's discards, new every turn) are not kept
+    alive for long: after many matches of random play the live decision points stay
+    within a bound (each one kept is work for every later garbage collection)."""
+    env = aec_env("sichuan", json_infos=False, fresh_arrays=False)
+    rng = random.Random(5)
+    fresh = 0
+    for seed in range(30):
+        env.reset(seed=seed)
+        for _agent in env.agent_iter():
+            obs, _, terminated, truncated, _ = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            fresh += env.match.state.phase == "act"
+            ids = obs["action_mask"].nonzero()[0]
+            env.step(int(ids[rng.randrange(len(ids))]))
+    gc.collect()
+    alive = sum(1 for o in gc.get_objects() if type(o) is Decision)
+    assert fresh > 1500
+    assert alive < min(1000, 4 * DECISION_CACHE_LIMIT), (alive, fresh)
+
+
 @pytest.mark.parametrize("game_id", sorted(SPECS))
 def test_direct_scores_equal_the_json_scores(game_id: str) -> None:
     """The scores rewards are paid from, read from the state, equal the public JSON's at
@@ -218,3 +242,41 @@ def test_sichuan_boards_equal_a_fresh_fill_under_random_reads(seed: int) -> None
                 match.state = original
                 check(seat)
     assert reads > 100
+
+
+@pytest.mark.parametrize("game_id", ["sichuan", "okey"])
+def test_shared_arrays_pass_the_checker_and_equal_fresh_ones(game_id: str) -> None:
+    """With ``fresh_arrays=False`` the env hands out read-only arrays that equal, at every
+    step of a seeded random episode, what an env with fresh arrays gives; a fresh array
+    read earlier keeps its values after later steps."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)
+        api_test(aec_env(game_id, max_steps=150, fresh_arrays=False), num_cycles=150)
+    shared = aec_env(game_id, max_steps=300, json_infos=False, fresh_arrays=False)
+    fresh = aec_env(game_id, max_steps=300, json_infos=False)
+    shared.reset(seed=3)
+    fresh.reset(seed=3)
+    rng = random.Random(3)
+    first = fresh.last()[0]
+    kept = {k: v.copy() for k, v in first.items()}
+    steps = 0
+    for agent in shared.agent_iter():
+        obs, _, terminated, truncated, _ = shared.last()
+        expected, *_ = fresh.last()
+        assert fresh.agent_selection == agent
+        for key in ("observation", "action_mask"):
+            assert not obs[key].flags.writeable
+            assert np.array_equal(obs[key], expected[key]), (agent, key, steps)
+        with pytest.raises(ValueError):
+            obs["observation"][0] = 1.0
+        if terminated or truncated:
+            shared.step(None)
+            fresh.step(None)
+            continue
+        ids = obs["action_mask"].nonzero()[0]
+        action = int(ids[rng.randrange(len(ids))])
+        shared.step(action)
+        fresh.step(action)
+        steps += 1
+    assert steps > 100
+    assert all(np.array_equal(first[k], v) for k, v in kept.items())

@@ -18,7 +18,7 @@ import time
 from collections.abc import Iterator
 from datetime import timedelta
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 from starlette.testclient import TestClient
@@ -188,6 +188,8 @@ def test_a_writer_drops_a_message_it_cannot_encode_and_goes_on() -> None:
     sent: list[str] = []
 
     class Socket:
+        scope: ClassVar[dict[str, object]] = {}  # no wire protocol: sends go through send_text
+
         async def send_text(self, text: str) -> None:
             sent.append(text)
 

@@ -4,7 +4,7 @@ closed instead of the server's memory growing without end."""
 from __future__ import annotations
 
 import asyncio
-from typing import Any
+from typing import Any, ClassVar
 
 import pytest
 
@@ -38,6 +38,8 @@ def test_an_outbox_past_its_limit_drops_everything_and_says_so() -> None:
 
 class SlowSocket:
     """A client that stops reading: a send waits until ``reads`` is set."""
+
+    scope: ClassVar[dict[str, object]] = {}  # no wire protocol: sends go through send_text
 
     def __init__(self) -> None:
         self.sent: list[str] = []

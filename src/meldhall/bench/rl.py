@@ -38,7 +38,12 @@ def meldhall_episodes(game_id: str, seed: int, *, check: bool = False) -> Callab
 
     from meldhall.rl import aec_env
 
-    env = aec_env(game_id, max_steps=None if game_id == "sichuan" else MAX_STEPS, json_infos=False)
+    env = aec_env(
+        game_id,
+        max_steps=None if game_id == "sichuan" else MAX_STEPS,
+        json_infos=False,
+        fresh_arrays=False,
+    )
     rng = random.Random(seed)
     counter = iter(range(seed, 1 << 62))
 

@@ -46,6 +46,8 @@ import msgspec
 import picows
 import uvloop
 
+from meldhall.server.wire import PROTOCOL_PATH
+
 STEPS = (40, 100, 200, 400, 600, 800, 1000, 1400, 2000)
 GOAL_MS = 100.0
 GOAL_CLIENTS = 1000
@@ -142,6 +144,7 @@ def start_server(
     cmd = [sys.executable, "-m", "uvicorn", "--factory", "meldhall.server.app:app_from_env"]
     cmd += ["--host", "127.0.0.1", "--port", str(port), "--log-level", "warning"]
     cmd += ["--ws-max-queue", "256", "--backlog", "4096", "--ws-per-message-deflate", "false"]
+    cmd += ["--ws", PROTOCOL_PATH]
     proc = subprocess.Popen(cmd, env=env)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:

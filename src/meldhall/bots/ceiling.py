@@ -29,6 +29,7 @@ from meldhall.bots.clairvoyant import ClairvoyantCeiling
 from meldhall.bots.okey import GreedyOkeyBot, StrongOkeyBot
 from meldhall.bots.okey_cards import ExpertBot
 from meldhall.bots.okey_ladder import GreedyBot as LadderGreedy
+from meldhall.bots.okey_ladder_ceiling import LadderCeiling
 from meldhall.bots.okey_ladder_strong import StrongBot as LadderStrong
 from meldhall.bots.remi import GreedyRemiBot
 from meldhall.bots.remi_strong import StrongRemiBot
@@ -200,8 +201,11 @@ def okey_ladder_partial_ceiling() -> Bot:
 
 
 def okey_ladder_ceiling() -> Bot:
-    """Return okey-ladder's ceiling bot: the full ceiling over its strong bot."""
-    return full_ceiling(LADDER.higher_is_better, LadderStrong(), LadderGreedy)
+    """Return okey-ladder's ceiling bot: the full ceiling over its strong bot, which never
+    recalls while it may discard (``LadderCeiling``)."""
+    return LadderCeiling(
+        LadderStrong(), LadderGreedy, LADDER.higher_is_better, FULL_CANDIDATES, searched
+    )
 
 
 def tile_rummy_partial_ceiling() -> Bot:

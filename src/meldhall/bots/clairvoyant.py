@@ -60,9 +60,8 @@ def play_out(state: State, seat: int, models: Sequence[Bot], higher_is_better: b
         try:
             events = state.apply(mover, model.choose(obs, legal, rng))
         except IllegalAction:
-            # An engine may list a move its own checks refuse (okey-ladder lists lay-offs
-            # onto combination ids past the 10,000 its codec takes in a stuck hand): the
-            # rollout is judged as it stands.
+            # An engine may list a move its own checks refuse: the rollout is judged as it
+            # stands.
             break
         if any(e.kind == "hand_over" for e in events):
             break

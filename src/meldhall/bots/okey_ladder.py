@@ -103,6 +103,10 @@ class _Planner:
         meld = self.plan.pop(0)
         return meld if meld in legal else None
 
+    def planned(self, obs: Mapping[str, Any]) -> bool:
+        """Return True when a plan was made this turn (laid out, or still being laid)."""
+        return self.key == (obs["hand_no"], obs["turn"])
+
     def start(self, obs: Mapping[str, Any], plan: Sequence[Meld]) -> Meld:
         """Remember ``plan`` for this turn and return its first meld."""
         self.key = (obs["hand_no"], obs["turn"])
@@ -381,15 +385,36 @@ class GreedyBot:
             return taken
         me = obs["seat"]
         if obs["opened"][me] == "none":
-            if not any(c["provisional"] for c in obs["table"]):
+            if obs["laid"] is None:
                 opening = opening_plan(obs, legal, jokers, self.gate, solver=True)
                 if opening is not None:
                     return self.planner.start(obs, opening.melds)
+            elif not self.planner.planned(obs):
+                return self._laid_unplanned(obs, legal, jokers)
         else:
             move = self._table_move(obs, legal, jokers)
             if move is not None:
                 return move
         return self._discard(obs, legal, jokers)
+
+    def _laid_unplanned(
+        self, obs: Mapping[str, Any], legal: Sequence[Action], jokers: Jokers
+    ) -> Action:
+        """Return the move of a bot that finds provisional combinations it did not plan (a
+        new bot in the middle of a turn, as in a ceiling's rollouts): the rest of an opening
+        that reaches the need (or a one-go finish) from the hand, else RECALL, after which
+        it plans the turn afresh; the discard once what is laid reaches the need."""
+        laid = obs["laid"]
+        short = laid["need"] - laid["value"]
+        if short <= 0:
+            return self._discard(obs, legal, jokers)
+        rest = opening_plan(
+            {**obs, "need": short, "pairs_need": short}, legal, jokers, OpeningGate()
+        )
+        if rest is not None and rest.melds:
+            return self.planner.start(obs, rest.melds)
+        recall: list[Action] = _of(legal, Recall)
+        return recall[0] if recall else self._discard(obs, legal, jokers)
 
     def _wants_discard(self, obs: Mapping[str, Any], jokers: Jokers) -> bool:
         """Return True when the previous discard makes a new combination now."""

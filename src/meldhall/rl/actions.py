@@ -25,6 +25,7 @@ The vocabulary of a game, in id order: ``.`` (play the action spelled so far), `
 from __future__ import annotations
 
 from collections.abc import Sequence
+from operator import itemgetter
 
 import numpy as np
 
@@ -44,6 +45,11 @@ ID_CACHE_LIMIT = 4096
 """Action objects (and legal tuples) remembered by identity before that memory starts again:
 engines that keep one object per action (Sichuan's discards, every game's fixed answers)
 are spelled without hashing the action at all."""
+DECISION_CACHE_LIMIT = 256
+"""Decisions remembered by the identity of their legal tuple before that memory starts
+again. Kept small: a fixed tuple (an engine's claim answers) is met again within a few
+decisions, a fresh one (a hand's discards) never, and every fresh decision kept alive is
+work for the garbage collector until the memory is cleared."""
 
 
 class Vocabulary:
@@ -126,18 +132,6 @@ class Vocabulary:
         return token
 
 
-_BLANK_MASKS: dict[int, np.ndarray] = {}
-
-
-def _blank_mask(size: int) -> np.ndarray:
-    """Return a fresh int8 array of ``size`` zeros (a copy of a kept one: cheaper than
-    ``np.zeros``)."""
-    blank = _BLANK_MASKS.get(size)
-    if blank is None:
-        blank = _BLANK_MASKS[size] = np.zeros(size, dtype=np.int8)
-    return blank.copy()
-
-
 class Decision:
     """One point of one seat's decision: the tokens chosen so far (``prefix``) and the legal
     actions they still allow. ``options()`` lists the tokens that may come next; ``after``
@@ -174,18 +168,16 @@ class Decision:
         if hit is not None and hit[0] is legal:
             return hit[1]
         spell = vocab.spell_action
-        by_id = vocab._by_id
-        spelled: dict[tuple[int, ...], Action] = {}
-        for a in legal:
-            known = by_id.get(id(a))
-            spelled[known[1] if known is not None and known[0] is a else spell(a)] = a
+        known = vocab._by_id.get
+        keys = [k[1] if (k := known(id(a))) is not None and k[0] is a else spell(a) for a in legal]
+        spelled = dict(zip(keys, legal, strict=True))
         if len(spelled) != len(legal):
             raise EngineBug(f"two legal actions spell the same among {[str(a) for a in legal]}")
-        first = _point(spelled, [], list(spelled), chosen=False)
+        first = _point(spelled, [], keys, chosen=False)
         if not isinstance(first, Decision):
             raise EngineBug(f"a decision over {[str(a) for a in legal]} needs no choice")
         if isinstance(legal, tuple):
-            if len(vocab.decisions) >= ID_CACHE_LIMIT:
+            if len(vocab.decisions) >= DECISION_CACHE_LIMIT:
                 vocab.decisions.clear()
             vocab.decisions[id(legal)] = (legal, first)
         return first
@@ -195,12 +187,20 @@ class Decision:
         return self._options
 
     def mask(self, size: int) -> np.ndarray:
-        """Return a fresh int8 array of ``size`` with 1 at every id of ``options()`` (the
-        ones written once per point, then copied)."""
-        if self._mask is None or self._mask.size != size:
-            self._mask = _blank_mask(size)
-            self._mask.put(self._options, 1)
-        return self._mask.copy()
+        """Return a fresh int8 array of ``size`` with 1 at every id of ``options()`` (a
+        copy of ``shared_mask``)."""
+        return self.shared_mask(size).copy()
+
+    def shared_mask(self, size: int) -> np.ndarray:
+        """Return the read-only int8 array of ``size`` with 1 at every id of ``options()``,
+        made once per point (every call gives the same array)."""
+        mask = self._mask
+        if mask is None or mask.size != size:
+            flags = bytearray(size)
+            for token in self._options:
+                flags[token] = 1
+            mask = self._mask = np.frombuffer(bytes(flags), dtype=np.int8)  # read-only
+        return mask
 
     def texts(self) -> list[str]:
         """Return the text form of every legal action the prefix still allows."""
@@ -233,11 +233,15 @@ def _point(
     once the tokens every candidate shares are taken, or the action spelled whole. Shared
     tokens are taken for the agent, but ``.`` only after it chose one itself (``chosen``):
     every decision costs the agent at least one step."""
+    n = len(prefix)
+    if len(live) == 1:
+        only = live[0]
+        if chosen or n == len(only):
+            return spelled[only]
+        return Decision(spelled, only[:-1], live, [PLAY])
     while True:
-        n = len(prefix)
-        if len(live) == 1 and len(live[0]) == n:
-            return spelled[live[0]]
-        options = sorted({k[n] for k in live})
+        options = sorted(set(map(itemgetter(n), live)))
         if len(options) != 1 or (options[0] == PLAY and not chosen):
             return Decision(spelled, tuple(prefix), live, options)
         prefix.append(options[0])
+        n += 1

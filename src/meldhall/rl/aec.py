@@ -6,8 +6,10 @@ An action is one token id (``meldhall.rl.actions``); the observation of an agent
 ``{"observation": float32 array, "action_mask": int8 array}``. ``infos`` of the agent to
 act hold the engine's JSON observation (``"observation"``, shared with the environment:
 copy it before changing it) unless ``json_infos=False`` (then infos are empty dicts and no
-JSON is built: the fast setting); ``action_texts(agent)`` lists the text of every legal action
-the agent's choices so far still allow.
+JSON is built: the fast setting). The observation's arrays are fresh at every read unless
+``fresh_arrays=False``: then they are read-only arrays the environment keeps and changes at
+its next step (no copy a read; copy them to keep them). ``action_texts(agent)`` lists
+the text of every legal action the agent's choices so far still allow.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         illegal_reward: float = -1.0,
         render_mode: str | None = None,
         json_infos: bool = True,
+        fresh_arrays: bool = True,
         **options: Any,
     ):
         super().__init__()
@@ -61,6 +64,7 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         self.illegal = illegal
         self.illegal_reward = illegal_reward
         self.json_infos = json_infos
+        self.fresh_arrays = fresh_arrays
         self.possible_agents = [f"player_{s}" for s in range(self.match.seats)]
         self.agents = list(self.possible_agents)
         self._seat_of = {a: s for s, a in enumerate(self.possible_agents)}
@@ -109,7 +113,7 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         """Return the observation array and the action mask of ``agent``."""
-        array, mask = self.match.read(self._seat_of[agent])
+        array, mask = self.match.read(self._seat_of[agent], self.fresh_arrays)
         return {"observation": array, "action_mask": mask}
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
@@ -118,7 +122,7 @@ class MeldEnv(AECEnv[str, dict[str, np.ndarray], int]):  # type: ignore[misc]
         agent = self.agent_selection
         observation: dict[str, np.ndarray] | None = None
         if observe:
-            array, mask = self.match.read(self._seat_of[agent])
+            array, mask = self.match.read(self._seat_of[agent], self.fresh_arrays)
             observation = {"observation": array, "action_mask": mask}
         return (
             observation,

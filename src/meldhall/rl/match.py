@@ -63,6 +63,9 @@ class Match:
         self.direct = direct_encoder(game_id, self.encoder)
         self.obs_size = self.encoder.size + len(self.vocab)
         self._blank = np.zeros(self.obs_size, dtype=np.float32)
+        self._no_mask = np.zeros(self._vocab_size, dtype=np.int8)
+        self._no_mask.flags.writeable = False
+        """The read-only mask of a seat that may not act (``read`` without ``fresh``)."""
         self.state: State = self.game.new_state(self.options, self.seats, b"unset")
         self.decision: Decision | None = None
         self.decider: int | None = None
@@ -123,21 +126,23 @@ class Match:
             return self.direct.array(state, seat, self._blank, decision.prefix)
         return self.direct.array(state, seat, self._blank)
 
-    def read(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+    def read(self, seat: int, fresh: bool = True) -> tuple[np.ndarray, np.ndarray]:
         """Return ``(observe(seat), mask(seat))`` (one look at the turn and the decision
-        for both: what an environment reads at every step)."""
+        for both: what an environment reads at every step). Not ``fresh``: both may be
+        read-only arrays kept by the match, valid until its next step (no copy made)."""
         state = self.state
         if seat in state.to_act():
             decision = self.decision
             if decision is None or self.decider != seat:
                 decision = self.decision_of(seat)
+            size = self._vocab_size
             return (
-                self.direct.array(state, seat, self._blank, decision.prefix),
-                decision.mask(self._vocab_size),
+                self.direct.array(state, seat, self._blank, decision.prefix, fresh),
+                decision.mask(size) if fresh else decision.shared_mask(size),
             )
         return (
-            self.direct.array(state, seat, self._blank),
-            np.zeros(self._vocab_size, dtype=np.int8),
+            self.direct.array(state, seat, self._blank, fresh=fresh),
+            np.zeros(self._vocab_size, dtype=np.int8) if fresh else self._no_mask,
         )
 
     def observe_json(self, seat: int) -> np.ndarray:

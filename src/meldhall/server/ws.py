@@ -23,6 +23,7 @@ from meldhall.server.games import available_games
 from meldhall.server.limits import Limits
 from meldhall.server.protocol import SchemaError, check_client
 from meldhall.server.security import AddressBook
+from meldhall.server.wire import text_sender
 from meldhall.store.repository import Store
 from meldhall.tables.manager import TableManager
 from meldhall.tables.table import Listener, Rejected, Table
@@ -173,20 +174,24 @@ class Connection:
             await self.socket.close(code=POLICY_VIOLATION, reason=reason)
 
     async def _write(self) -> None:
-        """Send the queued messages in order until the client is gone; a message that cannot
-        be encoded is logged and dropped (the others go on)."""
+        """Send the queued messages in order until the client is gone (``OSError``: the
+        protocol's own sender saw it go); a message that cannot be encoded is logged and
+        dropped (the others go on)."""
         encode = msgspec.json.Encoder().encode
-        with contextlib.suppress(WebSocketDisconnect, RuntimeError):
+        send = text_sender(self.socket)
+        with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             try:
                 while True:
                     for message in await self.out.take():
                         try:
-                            text = encode(message).decode()
+                            payload = encode(message)
+                            if type(message) is not dict:
+                                payload.decode()  # relayed bytes: sent as text only when UTF-8
                         except (UnicodeError, TypeError, msgspec.EncodeError) as exc:
                             kind = message.get("type") if isinstance(message, dict) else "relayed"
                             log.error("dropped a %s message: %s", kind, exc)
                             continue
-                        await self.socket.send_text(text)
+                        await send(payload)
             except OutboxOverflow:
                 await self.socket.close(code=1013, reason="too far behind: reconnect")
 

@@ -10,7 +10,10 @@ placed from any hand below the starting one by weak LP duality::
 
 Prices from the LP's optimal dual (HiGHS) make that bound as tight as the LP at the start and
 cut, deeper down, every branch whose melds waste more than the slack between the bound and the
-target (reduced-cost fixing). The prices are rounded to integers over ``SCALE`` and checked
+target (reduced-cost fixing). Each meld's column is bounded by its scarcest face (copies over
+the meld's use of it), which leaves the optimum alone and spares the dual simplex its phase 1
+(every column boxed); a meld held at that bound is paid partly by the bound's dual, which
+``_lifted`` moves onto the face. The prices are rounded to integers over ``SCALE`` and checked
 exactly against every meld, so a bound never depends on floating point: when the check fails
 the question runs without prices. Prices never change an answer, only how much is searched.
 """
@@ -82,6 +85,10 @@ def lp_prices(
     lower.append(jokers - free_jokers if jokers > free_jokers else 0)
     counts.append(jokers)
     upper = np.array(counts, dtype=np.float64)
+    floats = values.astype(np.float64)
+    # each meld at most as often as its scarcest face allows: every column is boxed, so the
+    # slack basis is dual feasible and the dual simplex skips its phase 1
+    reach = upper[rows] / floats
     solver = _highs()
     solver.passModel(
         n,
@@ -92,12 +99,12 @@ def lp_prices(
         0.0,
         size.astype(np.float64),
         np.zeros(n),
-        np.full(n, np.inf),
+        np.minimum.reduceat(reach, starts[:-1]),
         np.array(lower, dtype=np.float64),
         upper,
         starts[:-1],
         rows,
-        values.astype(np.float64),
+        floats,
         np.zeros(n, dtype=np.int32),  # every column continuous
     )
     if solver.run() == highspy.HighsStatus.kError and _many_threads(solver):
@@ -107,13 +114,50 @@ def lp_prices(
     duals = np.array(solver.getSolution().row_dual, dtype=np.float64)
     present = upper > 0
     need = size * SCALE
+    short: tuple[int, NDArray[np.int64], NDArray[np.int64]] | None = None
     for sign in (1.0, -1.0):  # HiGHS's sign of a maximum's duals, checked rather than assumed
         prices = np.where(present, np.ceil(sign * duals * SCALE - 1e-3), 0).astype(np.int64)
         paid = np.add.reduceat(prices[rows] * values, starts[:-1])  # exact, in integers
-        if bool((paid >= need).all()):
-            listed = prices.tolist()
-            return Prices(tuple(listed[:kinds]), listed[kinds]), paid.tolist()
-    return None
+        missing = int((paid < need).sum())
+        if not missing:
+            return _checked(prices, paid, kinds)
+        if short is None or missing < short[0]:
+            short = (missing, prices, paid)
+    assert short is not None
+    _, prices, paid = short
+    prices = _lifted(prices, need - paid, rows, values, reach, starts)
+    paid = np.add.reduceat(prices[rows] * values, starts[:-1])
+    return _checked(prices, paid, kinds) if bool((paid >= need).all()) else None
+
+
+def _lifted(
+    prices: NDArray[np.int64],
+    short: NDArray[np.int64],
+    rows: NDArray[np.int32],
+    values: NDArray[np.int64],
+    reach: NDArray[np.float64],
+    starts: NDArray[np.int32],
+) -> NDArray[np.int64]:
+    """Return ``prices`` raised so that every meld ``short`` (times SCALE) of its tiles is
+    paid. A meld at its column bound is paid partly by that bound's dual; the rest moves onto
+    the face that sets the bound, whose copies times the raise are at most the bound's dual
+    times the bound: the LP's optimum already counts it, so the bound stays as tight."""
+    import numpy as np
+
+    lift = np.zeros_like(prices)
+    for j in np.flatnonzero(short > 0).tolist():
+        at = int(starts[j]) + int(reach[starts[j] : starts[j + 1]].argmin())
+        face, per = int(rows[at]), int(values[at])
+        lift[face] = max(int(lift[face]), -(-int(short[j]) // per))
+    return prices + lift
+
+
+def _checked(
+    prices: NDArray[np.int64], paid: NDArray[np.int64], kinds: int
+) -> tuple[Prices, list[int]]:
+    """Return the checked prices and each meld's price as ``lp_prices`` answers them."""
+    listed = prices.tolist()
+    return Prices(tuple(listed[:kinds]), listed[kinds]), paid.tolist()
 
 
 _COLWISE = 1

@@ -32,7 +32,7 @@ from typing import Any
 from meldhall.core.actions import Codec, Coded, Form, Int, Name, Piece, Pieces
 from meldhall.core.engine import JSON
 from meldhall.core.tiles import parse_okey, parse_okey_many
-from meldhall.games.okey_ladder.combos import END_NAMES, KIND_NAMES
+from meldhall.games.okey_ladder.combos import COMBO_IDS, END_NAMES, KIND_NAMES
 from meldhall.games.okey_ladder.pieces import TOKEN
 
 
@@ -44,9 +44,9 @@ TILE = Piece(TOKEN.__getitem__, lambda token: parse_okey(token).id)
 """A physical tile by its token (``R5a``; without a copy letter, copy a)."""
 TILES = Pieces(TILE, _many)
 """Tiles by their tokens, copies assigned over the list (``R5 R5`` is ``R5a R5b``)."""
-COMBO = Int("a combination id", 0, 2**31 - 1, digit_strings=True)
-"""Ids grow for the whole hand, a recalled opening's included (a hand of melds and recalls
-can pass 10,000), so only a 32-bit bound holds them; an unknown id is refused by apply."""
+COMBO = Int("a combination id", 0, COMBO_IDS, digit_strings=True)
+"""Ids stay within this range however long a hand runs (``combos.COMBO_IDS``); an unknown id
+is refused by apply."""
 SEAT = Int("a seat", 0, 3, digit_strings=True)
 
 

@@ -23,6 +23,10 @@ LOW, HIGH, GROUP = 0, 1, 2
 END_NAMES = ("low", "high", "set")
 """Where a tile is laid off: a run's low or high end, or into a set."""
 
+COMBO_IDS = 10_000
+"""The largest combination id (ids start at 1). A recalled or returned opening gives its ids
+back only once the count reaches this: the table never holds more than 53 combinations."""
+
 
 def run_start(effs: Sequence[int]) -> int:
     """Return the face of the lowest slot of a run given low to high, or -1 if invalid.

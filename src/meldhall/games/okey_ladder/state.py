@@ -29,6 +29,7 @@ from meldhall.games.okey_ladder.actions import (
     TakeDiscard,
 )
 from meldhall.games.okey_ladder.combos import (
+    COMBO_IDS,
     GROUP,
     HIGH,
     KIND_NAMES,
@@ -372,10 +373,19 @@ class LadderState:
             rack.remove(t)
             if self.jokers.eff[t] == WILD:
                 self.jokers_placed.add(t)
-        combo = Combo(self.next_cid, owner, kind, tiles, start, provisional)
-        self.combos[combo.cid] = combo
+        combos, cid = self.combos, self.next_cid
+        in_order = not combos or cid > next(reversed(combos))
+        combo = combos[cid] = Combo(cid, owner, kind, tiles, start, provisional)
+        if not in_order:  # a reused id (below): the table stays in id order
+            ordered = sorted(combos.items())
+            combos.clear()
+            combos.update(ordered)
         self.table_version += 1
-        self.next_cid += 1
+        self.next_cid = cid + 1
+        if self.next_cid > COMBO_IDS or self.next_cid in combos:
+            # Returned openings spend ids too, without end in a stuck hand: past the range,
+            # the smallest id no combination holds (the table holds at most 53).
+            self.next_cid = next(i for i in range(1, COMBO_IDS + 1) if i not in combos)
         return combo
 
     def _table_work(self, seat: int, action: object) -> None:
@@ -899,7 +909,9 @@ class LadderState:
         eff, okey = self.jokers.eff, self.jokers.okey
         for cid, c in self.combos.items():
             seen += c.tiles
-            if cid != c.cid or shape(c.kind, c.tiles, eff, okey) != c.start:
+            if cid != c.cid or not 0 < cid <= COMBO_IDS or cid == self.next_cid:
+                raise EngineBug(f"okey-ladder: combination id {cid} out of range or reused")
+            if shape(c.kind, c.tiles, eff, okey) != c.start:
                 raise EngineBug(f"okey-ladder: combination {cid} is invalid: {c.tiles}")
             if c.provisional != (cid in self.provisional):
                 raise EngineBug(f"okey-ladder: combination {cid} provisional flag wrong")

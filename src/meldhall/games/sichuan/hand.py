@@ -40,6 +40,10 @@ EVEN = 4
 
 _FLAGS: dict[int, int] = {}
 
+_ODD_BITS = sum(RANK_SHIFT)
+"""The low bit of every count byte of a suit key: a key with none of them set has only
+even counts."""
+
 
 def counts_of(text: str | Sequence[str]) -> list[int]:
     """Return the count array of a list of tile faces (``"1m 1m 5p"``).
@@ -107,7 +111,7 @@ def suit_flags(key: int) -> int:
         return flags
     c = key_counts(key)
     total = sum(c)
-    flags = EVEN if all(n % 2 == 0 for n in c) else 0
+    flags = 0 if key & _ODD_BITS else EVEN
     if total % 3 == 0:
         if _splits_into_sets(c):
             flags |= SETS

@@ -85,13 +85,19 @@ class DirectEncoder:
         out[self.number_at[viewer]] = values
 
     def array(
-        self, state: State, viewer: int, blank: np.ndarray, spelled: tuple[int, ...] = NO_TOKENS
+        self,
+        state: State,
+        viewer: int,
+        blank: np.ndarray,
+        spelled: tuple[int, ...] = NO_TOKENS,
+        fresh: bool = True,
     ) -> np.ndarray:
         """Return a fresh copy of ``blank`` (zeros, longer than ``size`` by the vocabulary)
         with the layout of ``viewer`` written in its first ``size`` floats and, after them,
         how often each token stands in ``spelled`` (the decision spelled so far). A game may
-        keep the arrays up to date between reads instead (``board.Board``); this one fills
-        afresh."""
+        keep the arrays up to date between reads instead (``board.Board``) and, when not
+        ``fresh``, return a read-only view of the kept array (valid until the state next
+        changes); this one fills afresh either way (read-only when not ``fresh``, alike)."""
         out = blank.copy()  # cheaper than np.zeros
         ones: list[int] = []
         values = self.fill(state, viewer, ones)
@@ -102,6 +108,8 @@ class DirectEncoder:
             base = self.size
             for token in spelled:
                 view[base + token] += 1.0
+        if not fresh:
+            out.flags.writeable = False
         return out
 
     def applied(self, state: State, events: tuple[Event, ...]) -> None:

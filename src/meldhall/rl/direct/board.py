@@ -37,7 +37,8 @@ class Board:
     game's business), ``turn`` the positions of the flag fields that change from turn to
     turn, ``to_act`` the kept row last written at the ``to_act`` field, ``number_at`` the
     viewer's number positions (the game writes them), ``spelled`` the tokens counted in
-    the decision section (at ``size`` + token). ``state`` is the state object of the last
+    the decision section (at ``size`` + token), ``shared`` a read-only view of ``array``
+    (what a read hands out when it need not copy). ``state`` is the state object of the last
     read; ``pending`` the blocks whose sources may have changed since then on that object
     (None: any source).
     """
@@ -48,6 +49,7 @@ class Board:
         "blocks",
         "number_at",
         "pending",
+        "shared",
         "spelled",
         "state",
         "to_act",
@@ -59,6 +61,8 @@ class Board:
         self.blank = blank
         self.array = blank.copy()
         self.view = self.array.data.cast("B").cast("f")
+        self.shared = self.array.view()
+        self.shared.flags.writeable = False
         self.blocks: list[list[int]] = [[] for _ in range(blocks)]
         self.turn: list[int] = []
         self.to_act: memoryview | None = None

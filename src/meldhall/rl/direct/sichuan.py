@@ -100,12 +100,14 @@ class SichuanDirect(DirectEncoder):
         viewer: int,
         blank: np.ndarray,
         spelled: tuple[int, ...] = NO_TOKENS,
+        fresh: bool = True,
     ) -> np.ndarray:
-        """Return a copy of ``viewer``'s board brought up to date with ``state``: the same
-        floats as ``fill`` writes into ``blank`` (then ``spelled`` counted), comparing only
-        the sources the applies since the viewer's last read may have changed
-        (``board.Board``, ``applied``): with none (answers in a claim window), only the
-        ``to_act`` row and the spelled tokens."""
+        """Return a copy of ``viewer``'s board brought up to date with ``state`` (not
+        ``fresh``: the board's read-only view itself, which the next read of ``viewer``
+        changes): the same floats as ``fill`` writes into ``blank`` (then ``spelled``
+        counted), comparing only the sources the applies since the viewer's last read may
+        have changed (``board.Board``, ``applied``): with none (answers in a claim window),
+        only the ``to_act`` row and the spelled tokens."""
         board = self._boards.get(viewer)
         if board is None or board.blank is not blank:
             board = self._boards[viewer] = Board(blank, BLOCKS, self.number_at[viewer])
@@ -126,7 +128,7 @@ class SichuanDirect(DirectEncoder):
             board.to_act = row
         if spelled != board.spelled:
             board.spell(self.size, spelled)
-        return board.array.copy()
+        return board.array.copy() if fresh else board.shared
 
     def _refresh(
         self, board: Board, state: SichuanState, viewer: int, pending: set[int] | None

@@ -7,9 +7,10 @@ cost a step); the random choices depend on the mask alone, so every variant play
 trajectory and a difference of two variants is the cost of the part between them:
 
 - ``full``: the bench's loop over the AEC environment (``env.last()``, ``env.step``);
-- ``match``: the same on ``Match`` directly (full - match: PettingZoo's and the env's
-  bookkeeping);
-- ``noobs``: ``match`` without the observation array (match - noobs: the array);
+- ``match``: the same on ``Match`` directly, reading the shared arrays as the bench does
+  (``Match.read`` without ``fresh``; full - match: PettingZoo's and the env's bookkeeping);
+- ``noobs``: ``match`` without the observation array, the decision's shared mask only
+  (match - noobs: the array);
 - ``opts``: ``noobs`` choosing among ``Decision.options()`` instead of the mask (noobs -
   opts: the mask and the pick from it);
 - ``engine``: the engine alone replaying the recorded actions (``legal_actions`` and
@@ -40,6 +41,7 @@ def _match_loop(n: int, *, obs: bool = True, mask: bool = True, record: Any = No
     from meldhall.rl.aec import seed_bytes
 
     m = aec_env("sichuan", json_infos=False).match
+    size = len(m.vocab)
     rng = random.Random(SEED)
     steps = 0
     for episode in range(n):
@@ -50,9 +52,11 @@ def _match_loop(n: int, *, obs: bool = True, mask: bool = True, record: Any = No
         while not m.over():
             seat = min(m.to_act())
             if obs:
-                m.observe(seat)
+                _, shown = m.read(seat, fresh=False)
+            elif mask:
+                shown = m.decision_of(seat).shared_mask(size)
             if mask:
-                ids = m.mask(seat).nonzero()[0]
+                ids = shown.nonzero()[0]
                 token = int(ids[rng.randrange(len(ids))])
             else:
                 options = m.decision_of(seat).options()

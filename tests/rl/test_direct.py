@@ -22,6 +22,7 @@ from meldhall.core.engine import Action
 from meldhall.rl import aec_env, single_agent_env
 from meldhall.rl.actions import DECISION_CACHE_LIMIT, Decision
 from meldhall.rl.direct.base import DirectEncoder
+from meldhall.rl.direct.board import Board
 from meldhall.rl.match import Match
 from meldhall.rl.observe import Choice, SeatChoice
 from meldhall.rl.specs import SPECS
@@ -280,3 +281,33 @@ def test_shared_arrays_pass_the_checker_and_equal_fresh_ones(game_id: str) -> No
         steps += 1
     assert steps > 100
     assert all(np.array_equal(first[k], v) for k, v in kept.items())
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_board_block_shows_exactly_its_pieces_after_any_change(seed: int) -> None:
+    """``Board.block`` flags exactly the pieces it is given, whatever the change from the
+    last call: one piece appended, popped, inserted or removed in a sorted list, one piece
+    added out of order, or several pieces changed at once."""
+    rng = random.Random(seed)
+    board = Board(np.zeros(40, dtype=np.float32), 1, ())
+    pieces: list[int] = []
+    for _ in range(400):
+        spare = [p for p in range(30) if p not in pieces]
+        move = rng.randrange(6)
+        if move == 0 and spare:
+            pieces = [*pieces, rng.choice(spare)]
+        elif move == 1 and pieces:
+            pieces = pieces[:-1]
+        elif move == 2 and spare:
+            pieces = sorted([*pieces, rng.choice(spare)])
+        elif move == 3 and pieces:
+            gone = rng.choice(pieces)
+            pieces = sorted(p for p in pieces if p != gone)
+        elif move == 4 and spare and pieces:
+            pieces = [*pieces[:1], rng.choice(spare), *pieces[1:]]
+        else:
+            pieces = rng.sample(range(30), rng.randrange(12))
+        board.block(0, 5, pieces)
+        assert np.flatnonzero(board.array).tolist() == sorted(5 + p for p in pieces)
+        assert sorted(board.blocks[0]) == sorted(pieces)
+        assert board.blocks[0] is not pieces

@@ -24,6 +24,7 @@ of fixed width (``to_act``) is written whole from a kept row of floats.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from collections.abc import Iterable
 
 import numpy as np
@@ -89,13 +90,19 @@ class Board:
         if n == 1 and pieces[:-1] == old:
             view[base + pieces[-1]] = 1.0
             old.append(pieces[-1])
-        elif n == -1 and old[:-1] == pieces:
+            return
+        if n == -1 and old[:-1] == pieces:
             view[base + old.pop()] = 0.0
-        else:
-            now = set(pieces)
-            for p in now.symmetric_difference(old):
-                view[base + p] = 1.0 if p in now else 0.0
-            self.blocks[k] = list(pieces)
+            return
+        if n == 1 or n == -1:
+            moved = _sorted_step(old, pieces, n)
+            if moved is not None:
+                view[base + moved] = 1.0 if n == 1 else 0.0
+                return
+        now = set(pieces)
+        for p in now.symmetric_difference(old):
+            view[base + p] = 1.0 if p in now else 0.0
+        self.blocks[k] = list(pieces)
 
     def set_turn(self, flags: list[int]) -> None:
         """Make the turn-to-turn flag fields show exactly the positions ``flags``; return
@@ -119,3 +126,23 @@ class Board:
         for t in tokens:
             view[base + t] += 1.0
         self.spelled = tokens
+
+
+def _sorted_step(old: list[int], pieces: list[int], n: int) -> int | None:
+    """Return the id whose insertion (``n`` 1) or removal (``n`` -1) at its sorted place
+    turns ``old`` into ``pieces``, that change made to ``old``; None, ``old`` unchanged,
+    when no one id does (a sorted hand after a draw or a discard takes this path: two sums,
+    a bisection and one comparison instead of two sets)."""
+    moved = (sum(pieces) - sum(old)) * n
+    i = bisect_left(old, moved)
+    if n == 1:
+        old.insert(i, moved)
+        if old == pieces:
+            return moved
+        del old[i]
+    elif i < len(old) and old[i] == moved:
+        del old[i]
+        if old == pieces:
+            return moved
+        old.insert(i, moved)
+    return None

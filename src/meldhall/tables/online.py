@@ -73,6 +73,7 @@ class OnlineTable(Table):
         self._timer: asyncio.TimerHandle | None = None
         self._clock_round = 0
         self._away: dict[int, asyncio.Task[None]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.result_hooks: list[ResultHook] = []
         """Called with (match id, game id, [(session, place)]) of the people seats when the
         match ends (the server rates it: server/people.py)."""
@@ -320,11 +321,19 @@ class OnlineTable(Table):
         if same_turn:
             return True
         self._stop_timer()
-        loop = asyncio.get_running_loop()
+        loop = self._event_loop()
         self.deadline = loop.time() + seconds
         self._clock_round += 1
         self._timer = loop.call_at(self.deadline, self._run_out, self._clock_round)
         return True
+
+    def _event_loop(self) -> asyncio.AbstractEventLoop:
+        """Return the running event loop, asked for once (on Python 3.11 each
+        ``asyncio.get_running_loop`` makes a ``getpid`` system call; the clock asks for it
+        every action)."""
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        return self._loop
 
     def _stop_timer(self) -> None:
         if self._timer is not None:
@@ -348,7 +357,7 @@ class OnlineTable(Table):
         left and whether it is the pause between hands; None when no clock runs."""
         if self.deadline is None:
             return None
-        left = max(0.0, self.deadline - asyncio.get_running_loop().time())
+        left = max(0.0, self.deadline - self._event_loop().time())
         return {
             "seats": list(self._clock_seats),
             "seconds": round(left, 2),

@@ -4,6 +4,7 @@ closed instead of the server's memory growing without end."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from typing import Any, ClassVar
 
 import pytest
@@ -32,6 +33,43 @@ def test_an_outbox_past_its_limit_drops_everything_and_says_so() -> None:
             box.put_nowait({"n": n})
         with pytest.raises(OutboxOverflow):
             await box.take()
+
+    run(main())
+
+
+def test_a_message_goes_out_at_once_while_the_writer_waits_with_nothing_before_it() -> None:
+    async def main() -> None:
+        box = Outbox(limit=10)
+        sent: list[Any] = []
+        box.direct = lambda message: sent.append(message) is None
+        box.put_nowait({"n": 0})  # no writer waits yet: it waits for the writer
+        assert sent == [] and await box.take() == [{"n": 0}]
+        writer = asyncio.ensure_future(box.take())
+        await asyncio.sleep(0)  # the writer waits
+        box.put_nowait({"n": 1})
+        box.put_nowait({"n": 2})
+        assert sent == [{"n": 1}, {"n": 2}] and not writer.done()
+        writer.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await writer
+        box.put_nowait({"n": 3})  # the writer is gone
+        assert sent == [{"n": 1}, {"n": 2}]
+
+    run(main())
+
+
+def test_a_message_that_cannot_go_at_once_keeps_the_later_ones_behind_it() -> None:
+    async def main() -> None:
+        box = Outbox(limit=10)
+        sent: list[Any] = []
+        ready = False
+        box.direct = lambda message: ready and sent.append(message) is None
+        writer = asyncio.ensure_future(box.take())
+        await asyncio.sleep(0)
+        box.put_nowait({"n": 1})  # refused (the client's buffer is full): it waits
+        ready = True
+        box.put_nowait({"n": 2})  # could go, but must not pass the first
+        assert sent == [] and await writer == [{"n": 1}, {"n": 2}]
 
     run(main())
 

@@ -21,7 +21,13 @@ from uvicorn.config import Config
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from uvicorn.server import ServerState
 
-from meldhall.server.wire import PROTOCOL_PATH, WireProtocol, text_frame, text_sender
+from meldhall.server.wire import (
+    PROTOCOL_PATH,
+    WireProtocol,
+    text_frame,
+    text_sender,
+    text_writer,
+)
 
 PROTOCOLS = (WebSocketsSansIOProtocol, WireProtocol)
 MAX_SIZE = 100_000
@@ -393,6 +399,30 @@ def test_a_message_before_a_refused_frame_in_the_same_read_reaches_the_app() -> 
     assert wire == stock and server_frames(wire)[0][0] == 0x8
     assert {"type": "websocket.receive", "text": "before"} not in stock_seen
     assert {"type": "websocket.receive", "text": "before"} in wire_seen
+
+
+def test_a_write_at_once_is_refused_while_the_buffer_is_full_or_the_connection_closes() -> None:
+    async def run() -> None:
+        session = await opened(WireProtocol)
+        write = text_writer(WebSocket(session.protocol.scope, _never, session.protocol.send))
+        assert write is not None
+        session.protocol.pause_writing()
+        assert not write(b"held")
+        session.protocol.resume_writing()
+        assert write(b"now")
+        assert server_frames(session.take()) == [(0x1, b"now")]
+        await session.feed(close())
+        assert not write(b"late") and server_frames(session.take()) == [(0x8, b"\x03\xe8")]
+
+    asyncio.run(run())
+
+
+def test_the_stock_protocol_offers_no_write_at_once() -> None:
+    async def run() -> None:
+        session = await opened(WebSocketsSansIOProtocol)
+        assert text_writer(WebSocket(session.protocol.scope, _never, session.protocol.send)) is None
+
+    asyncio.run(run())
 
 
 @pytest.mark.parametrize("cls", PROTOCOLS)

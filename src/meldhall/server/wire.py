@@ -13,7 +13,8 @@ bytes, decoded to text and encoded again. Here, once the handshake is done:
 - the app may send a text frame of bytes it knows to be UTF-8 (msgspec's output) straight to
   the transport: ``scope["extensions"]["meldhall.wire"]["send_text_bytes"]`` (``text_sender``),
   waiting while the transport's write buffer is full as stock does (framed by the stock code
-  when the client negotiated per-message compression).
+  when the client negotiated per-message compression), or ``write_text_bytes``
+  (``text_writer``): at once, from synchronous code, when the buffer has room.
 
 Serve with it: ``uvicorn --ws meldhall.server.wire:WireProtocol`` (``meldhall serve`` does).
 """
@@ -52,6 +53,7 @@ _HEAD_16 = struct.Struct("!BBH")
 _HEAD_64 = struct.Struct("!BBQ")
 
 TextSender = Callable[[bytes], Awaitable[None]]
+TextWriter = Callable[[bytes], bool]
 
 
 def text_frame(payload: bytes) -> bytes:
@@ -77,6 +79,17 @@ def text_sender(socket: WebSocket) -> TextSender:
         await socket.send_text(payload.decode())
 
     return send_decoded
+
+
+def text_writer(socket: WebSocket) -> TextWriter | None:
+    """Return the function that writes a message of UTF-8 bytes to ``socket`` as one text
+    frame at once, returning False when it cannot now (see ``WireProtocol.write_text_bytes``);
+    None when the protocol serves no ``WIRE_EXTENSION``."""
+    wire = socket.scope.get("extensions", {}).get(WIRE_EXTENSION)
+    if wire is None:
+        return None
+    write: TextWriter = wire["write_text_bytes"]
+    return write
 
 
 class WireProtocol(WebSocketsSansIOProtocol):
@@ -111,7 +124,10 @@ class WireProtocol(WebSocketsSansIOProtocol):
         self._clean = head.find(b"\r\n\r\n") + 4 == len(head)
         super().handle_connect(event)
         if self.handshake_initiated and not self.close_sent:
-            self.scope["extensions"][WIRE_EXTENSION] = {"send_text_bytes": self.send_text_bytes}
+            self.scope["extensions"][WIRE_EXTENSION] = {
+                "send_text_bytes": self.send_text_bytes,
+                "write_text_bytes": self.write_text_bytes,
+            }
 
     async def send(self, message: ASGISendEvent) -> None:
         await super().send(message)
@@ -131,12 +147,31 @@ class WireProtocol(WebSocketsSansIOProtocol):
         ``websocket.send`` does)."""
         if not self.writable.is_set():
             await self.writable.wait()
+        refusal = self._refusal()
+        if refusal is not None:
+            raise refusal
+        self._write_text(payload)
+
+    def write_text_bytes(self, payload: bytes) -> bool:
+        """Write ``payload`` (UTF-8, unchecked) as one text frame now and return True, or
+        return False when it cannot go now (the write buffer full, the connection not open:
+        ``send_text_bytes`` then waits, or raises)."""
+        if not self.writable.is_set() or self._refusal() is not None:
+            return False
+        self._write_text(payload)
+        return True
+
+    def _refusal(self) -> Exception | None:
+        """Return what a text frame sent now raises, or None when it may be sent."""
         if self.disconnected:
-            raise ClientDisconnected()
+            return ClientDisconnected()
         if self.close_sent or not self.handshake_complete or self.initial_response is not None:
-            raise RuntimeError("a text frame sent before the accept or after the close")
-        if self.conn.state is not OPEN:
-            raise ClientDisconnected()
+            return RuntimeError("a text frame sent before the accept or after the close")
+        if self.conn.state is not OPEN or self.transport.is_closing():
+            return ClientDisconnected()
+        return None
+
+    def _write_text(self, payload: bytes) -> None:
         if self.conn.extensions:  # per-message deflate: the stock framing compresses
             self.conn.send_text(payload)
             self.transport.write(b"".join(self.conn.data_to_send()))

@@ -10,6 +10,7 @@ import asyncio
 import contextlib
 import logging
 from collections import deque
+from collections.abc import Callable
 from typing import Any
 
 import msgspec
@@ -23,7 +24,7 @@ from meldhall.server.games import available_games
 from meldhall.server.limits import Limits
 from meldhall.server.protocol import SchemaError, check_client
 from meldhall.server.security import AddressBook
-from meldhall.server.wire import text_sender
+from meldhall.server.wire import text_sender, text_writer
 from meldhall.store.repository import Store
 from meldhall.tables.manager import TableManager
 from meldhall.tables.table import Listener, Rejected, Table
@@ -49,19 +50,36 @@ class OutboxOverflow(Exception):
     """The client reads more slowly than its table plays."""
 
 
+Message = dict[str, Any] | msgspec.Raw
+"""A message to send, or one encoded already (relayed from another process)."""
+
+
 class Outbox:
     """A connection's messages waiting to be sent, in order; its writer takes them all at
-    once (lighter than ``asyncio.Queue``: one waiter, no task accounting)."""
+    once (lighter than ``asyncio.Queue``: one waiter, no task accounting). While the writer
+    waits with nothing before it, a message goes out at once through ``direct`` when that
+    can send it (no task switch a message)."""
 
     def __init__(self, limit: int = OUTBOX_LIMIT) -> None:
         self.limit = limit
         self.overflowed = False
-        self._items: deque[dict[str, Any] | msgspec.Raw] = deque()
-        """Messages, or messages encoded already (relayed from another process)."""
+        self.direct: Callable[[Message], bool] | None = None
+        """Sends a message now and returns True, or returns False (the message then waits
+        for the writer); set by the connection when its protocol can write at once."""
+        self._items: deque[Message] = deque()
         self._waiter: asyncio.Future[None] | None = None
 
-    def put_nowait(self, item: dict[str, Any] | msgspec.Raw) -> None:
-        """Take one message to send; past the limit, drop them all and mark the overflow."""
+    def put_nowait(self, item: Message) -> None:
+        """Take one message to send (at once through ``direct`` when nothing waits before
+        it); past the limit, drop them all and mark the overflow."""
+        if (
+            self._waiter is not None
+            and self.direct is not None
+            and not self._items
+            and not self.overflowed
+            and self.direct(item)
+        ):
+            return
         if len(self._items) >= self.limit:
             self.overflowed = True
             self._items.clear()
@@ -70,7 +88,7 @@ class Outbox:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
-    async def take(self) -> list[dict[str, Any] | msgspec.Raw]:
+    async def take(self) -> list[Message]:
         """Return every waiting message, waiting for one if there is none; raise
         ``OutboxOverflow`` once messages were dropped."""
         while not self._items and not self.overflowed:
@@ -84,6 +102,23 @@ class Outbox:
         items = list(self._items)
         self._items.clear()
         return items
+
+
+_encode = msgspec.json.Encoder().encode
+
+
+def _payload(message: Message) -> bytes | None:
+    """Return a message's JSON text as UTF-8 bytes, or None when it cannot be encoded (logged:
+    the message is dropped, the others go on)."""
+    try:
+        payload = _encode(message)
+        if type(message) is not dict:
+            payload.decode()  # relayed bytes: sent as text only when UTF-8
+    except (UnicodeError, TypeError, msgspec.EncodeError) as exc:
+        kind = message.get("type") if isinstance(message, dict) else "relayed"
+        log.error("dropped a %s message: %s", kind, exc)
+        return None
+    return payload
 
 
 def handshake_hello(subprotocols: list[str]) -> str | None:
@@ -176,24 +211,28 @@ class Connection:
     async def _write(self) -> None:
         """Send the queued messages in order until the client is gone (``OSError``: the
         protocol's own sender saw it go); a message that cannot be encoded is logged and
-        dropped (the others go on)."""
-        encode = msgspec.json.Encoder().encode
+        dropped (the others go on). While it waits, the protocol's writer (when it has one)
+        sends each new message at once."""
         send = text_sender(self.socket)
+        write = text_writer(self.socket)
+        if write is not None:
+
+            def direct(message: Message) -> bool:
+                payload = _payload(message)
+                return payload is None or write(payload)  # an unencodable message is dropped
+
+            self.out.direct = direct
         with contextlib.suppress(WebSocketDisconnect, RuntimeError, OSError):
             try:
                 while True:
                     for message in await self.out.take():
-                        try:
-                            payload = encode(message)
-                            if type(message) is not dict:
-                                payload.decode()  # relayed bytes: sent as text only when UTF-8
-                        except (UnicodeError, TypeError, msgspec.EncodeError) as exc:
-                            kind = message.get("type") if isinstance(message, dict) else "relayed"
-                            log.error("dropped a %s message: %s", kind, exc)
-                            continue
-                        await send(payload)
+                        payload = _payload(message)
+                        if payload is not None:
+                            await send(payload)
             except OutboxOverflow:
                 await self.socket.close(code=1013, reason="too far behind: reconnect")
+            finally:
+                self.out.direct = None
 
     def _reject(self, code: str, reason: str, engine_code: str | None = None) -> None:
         self.out.put_nowait(Rejected(code, reason, engine_code).to_json())

@@ -62,6 +62,9 @@ class OnlineTable(Table):
         self.settings = table_settings(lobby.settings)
         self.connected: dict[int, int] = {seat: 0 for seat in self.person_seats}
         self.standins: set[int] = set()
+        """The person seats a computer plays for now (their person away)."""
+        self._live_seats = frozenset(self.person_seats)
+        """The person seats a person plays now (``_live``; kept as ``standins`` changes)."""
         self._scored = self.version
         self.deadline: float | None = None
         """When the running clock runs out (event loop time), or None."""
@@ -70,6 +73,7 @@ class OnlineTable(Table):
         self._timer: asyncio.TimerHandle | None = None
         self._clock_round = 0
         self._away: dict[int, asyncio.Task[None]] = {}
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.result_hooks: list[ResultHook] = []
         """Called with (match id, game id, [(session, place)]) of the people seats when the
         match ends (the server rates it: server/people.py)."""
@@ -166,7 +170,7 @@ class OnlineTable(Table):
         if away is not None:
             away.cancel()
         if seat in self.standins:
-            self.standins.discard(seat)
+            self._stand_in(seat, False)
             self.bots.pop(seat, None)
             self._notice("reclaimed", seat)
             self._changed()
@@ -175,7 +179,7 @@ class OnlineTable(Table):
         await asyncio.sleep(self.settings["takeover_seconds"])
         async with self.lock:
             if self.connected.get(seat, 0) == 0 and not self.over:
-                self.standins.add(seat)
+                self._stand_in(seat, True)
                 self.bots[seat] = level_bot(self.game.id, self.settings["bots"])
                 self._notice("computer_plays", seat)
                 self._send_players()
@@ -213,18 +217,25 @@ class OnlineTable(Table):
         super()._rebuild()
         self._scored = min(self._scored, self.version)
 
-    def _live(self) -> set[int]:
+    def _stand_in(self, seat: int, on: bool) -> None:
+        """Have a computer play a person's ``seat`` for now (``on``), or stop."""
+        if on:
+            self.standins.add(seat)
+        else:
+            self.standins.discard(seat)
+        self._live_seats = frozenset(self.person_seats) - self.standins
+
+    def _live(self) -> frozenset[int]:
         """Return the person seats a person plays now (not a stand-in computer)."""
-        return set(self.person_seats) - self.standins
+        return self._live_seats
 
     def _bot_turn(self) -> int | None:
         if self.over or self.paused:
             return None
-        movers = sorted(self.state.to_act())
-        live = self._live()  # once, not once a mover
-        if any(s in live for s in movers):
+        movers = self.state.to_act()
+        if not self._live_seats.isdisjoint(movers):
             return None
-        return next((s for s in movers if s in self.bots), None)
+        return min((s for s in movers if s in self.bots), default=None)
 
     def start(self) -> None:
         """Start the computers' task and the clock."""
@@ -310,11 +321,19 @@ class OnlineTable(Table):
         if same_turn:
             return True
         self._stop_timer()
-        loop = asyncio.get_running_loop()
+        loop = self._event_loop()
         self.deadline = loop.time() + seconds
         self._clock_round += 1
         self._timer = loop.call_at(self.deadline, self._run_out, self._clock_round)
         return True
+
+    def _event_loop(self) -> asyncio.AbstractEventLoop:
+        """Return the running event loop, asked for once (on Python 3.11 each
+        ``asyncio.get_running_loop`` makes a ``getpid`` system call; the clock asks for it
+        every action)."""
+        if self._loop is None:
+            self._loop = asyncio.get_running_loop()
+        return self._loop
 
     def _stop_timer(self) -> None:
         if self._timer is not None:
@@ -338,7 +357,7 @@ class OnlineTable(Table):
         left and whether it is the pause between hands; None when no clock runs."""
         if self.deadline is None:
             return None
-        left = max(0.0, self.deadline - asyncio.get_running_loop().time())
+        left = max(0.0, self.deadline - self._event_loop().time())
         return {
             "seats": list(self._clock_seats),
             "seconds": round(left, 2),

@@ -385,9 +385,10 @@ class Table:
         """Send every listener the state and the events it has not seen (called once the
         actions behind them are stored)."""
         frame = self.frame_json()
+        over = self.over
         for listener in list(self.listeners):
             self._send_state(listener, self.history.since(listener.seen, listener.seat), frame)
-            if self.over:
+            if over:
                 listener.queue.put_nowait(self.over_json())
 
     # ------------------------------------------------------------------ acting

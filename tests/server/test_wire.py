@@ -28,6 +28,7 @@ from meldhall.server.wire import (
     text_sender,
     text_writer,
 )
+from tests.server.online_client import run as run_coroutine
 
 PROTOCOLS = (WebSocketsSansIOProtocol, WireProtocol)
 MAX_SIZE = 100_000
@@ -192,7 +193,7 @@ async def opened(
 
 def both(run: Callable[[type[asyncio.Protocol]], Any]) -> tuple[Any, Any]:
     """Return what ``run`` gave for the stock protocol and for the wire protocol."""
-    return asyncio.run(run(PROTOCOLS[0])), asyncio.run(run(PROTOCOLS[1]))
+    return run_coroutine(run(PROTOCOLS[0])), run_coroutine(run(PROTOCOLS[1]))
 
 
 MESSAGES = ["", "a", "é✓ ok", "x" * 125, "y" * 126, "z" * 1000, "w" * 65535, "v" * 65536]
@@ -382,7 +383,7 @@ def test_sends_wait_while_the_write_buffer_is_full(cls: type[asyncio.Protocol]) 
         assert [p[:2] for _, p in answers] == [b"0:", b"1:", b"2:"]
         assert {"sent": 2} in session.seen
 
-    asyncio.run(run())
+    run_coroutine(run())
 
 
 def test_a_message_before_a_refused_frame_in_the_same_read_reaches_the_app() -> None:
@@ -414,7 +415,7 @@ def test_a_write_at_once_is_refused_while_the_buffer_is_full_or_the_connection_c
         await session.feed(close())
         assert not write(b"late") and server_frames(session.take()) == [(0x8, b"\x03\xe8")]
 
-    asyncio.run(run())
+    run_coroutine(run())
 
 
 def test_the_stock_protocol_offers_no_write_at_once() -> None:
@@ -422,7 +423,7 @@ def test_the_stock_protocol_offers_no_write_at_once() -> None:
         session = await opened(WebSocketsSansIOProtocol)
         assert text_writer(WebSocket(session.protocol.scope, _never, session.protocol.send)) is None
 
-    asyncio.run(run())
+    run_coroutine(run())
 
 
 @pytest.mark.parametrize("cls", PROTOCOLS)
@@ -436,7 +437,7 @@ def test_a_send_after_the_client_left_raises_as_stock_does(cls: type[asyncio.Pro
         with pytest.raises((OSError, WebSocketDisconnect)):  # the app's writer ends on either
             await text_sender(socket_)(b"late")
 
-    asyncio.run(run())
+    run_coroutine(run())
 
 
 async def _never() -> dict[str, Any]:
@@ -495,4 +496,4 @@ def test_under_uvicorn_a_client_that_stops_reading_holds_the_apps_sends() -> Non
             server.should_exit = True
             await serving
 
-    asyncio.run(run())
+    run_coroutine(run())

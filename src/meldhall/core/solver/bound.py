@@ -10,10 +10,10 @@ placed from any hand below the starting one by weak LP duality::
 
 Prices from the LP's optimal dual (HiGHS) make that bound as tight as the LP at the start and
 cut, deeper down, every branch whose melds waste more than the slack between the bound and the
-target (reduced-cost fixing). Each meld's column is bounded by its scarcest face (copies over
-the meld's use of it), which leaves the optimum alone and spares the dual simplex its phase 1
-(every column boxed); a meld held at that bound is paid partly by the bound's dual, which
-``_lifted`` moves onto the face. The prices are rounded to integers over ``SCALE`` and checked
+target (reduced-cost fixing). Each meld's column is bounded by the most copies of any face,
+which leaves the optimum alone and spares the dual simplex its phase 1 (every column boxed); a
+meld held at that bound is paid partly by the bound's dual, which ``_lifted`` moves onto its
+scarcest face. The prices are rounded to integers over ``SCALE`` and checked
 exactly against every meld, so a bound never depends on floating point: when the check fails
 the question runs without prices. Prices never change an answer, only how much is searched.
 """
@@ -73,22 +73,20 @@ def lp_prices(
     cols = [_columns(group, universe) for group in groups if group]
     if not cols:
         return None
-    rows = np.concatenate([c[0] for c in cols])
-    values = np.concatenate([c[1] for c in cols])
-    size = np.concatenate([c[3] for c in cols])
+    entries = np.concatenate([c[0] for c in cols])
+    melds = np.concatenate([c[1] for c in cols])
+    rows = entries[:, 0].astype(np.int32)
+    values = entries[:, 1]
+    size = melds[:, 1]
     n = len(size)
     starts = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(np.concatenate([c[2] for c in cols]), out=starts[1:])
+    np.cumsum(melds[:, 0], out=starts[1:])
     counts = [(hand >> (FIELD * k)) & 15 for k in range(kinds)]
     jokers = hand >> universe.joker_shift
     lower = [c - f if c > f else 0 for c, f in zip(counts, free, strict=True)]
     lower.append(jokers - free_jokers if jokers > free_jokers else 0)
     counts.append(jokers)
     upper = np.array(counts, dtype=np.float64)
-    floats = values.astype(np.float64)
-    # each meld at most as often as its scarcest face allows: every column is boxed, so the
-    # slack basis is dual feasible and the dual simplex skips its phase 1
-    reach = upper[rows] / floats
     solver = _highs()
     solver.passModel(
         n,
@@ -99,12 +97,14 @@ def lp_prices(
         0.0,
         size.astype(np.float64),
         np.zeros(n),
-        np.minimum.reduceat(reach, starts[:-1]),
+        # no meld fits more often than the most copies of a face: every column is boxed, so
+        # the slack basis is dual feasible and the dual simplex skips its phase 1
+        np.full(n, float(max(counts))),
         np.array(lower, dtype=np.float64),
         upper,
         starts[:-1],
         rows,
-        floats,
+        values.astype(np.float64),
         np.zeros(n, dtype=np.int32),  # every column continuous
     )
     if solver.run() == highspy.HighsStatus.kError and _many_threads(solver):
@@ -125,7 +125,7 @@ def lp_prices(
             short = (missing, prices, paid)
     assert short is not None
     _, prices, paid = short
-    prices = _lifted(prices, need - paid, rows, values, reach, starts)
+    prices = _lifted(prices, need - paid, rows, values, upper[rows] / values, starts)
     paid = np.add.reduceat(prices[rows] * values, starts[:-1])
     return _checked(prices, paid, kinds) if bool((paid >= need).all()) else None
 
@@ -139,9 +139,11 @@ def _lifted(
     starts: NDArray[np.int32],
 ) -> NDArray[np.int64]:
     """Return ``prices`` raised so that every meld ``short`` (times SCALE) of its tiles is
-    paid. A meld at its column bound is paid partly by that bound's dual; the rest moves onto
-    the face that sets the bound, whose copies times the raise are at most the bound's dual
-    times the bound: the LP's optimum already counts it, so the bound stays as tight."""
+    paid (``reach``: each entry's copies over its coefficient). A meld at its column bound
+    (rare: the bound is the most copies of any face, reached only by a meld whose scarcest face
+    has that many) is paid partly by the bound's dual; the rest moves onto that face, whose
+    copies times the raise are at most the bound's dual times the bound: the LP's optimum
+    already counts it, so the bound stays as tight."""
     import numpy as np
 
     lift = np.zeros_like(prices)
@@ -165,9 +167,9 @@ _COLWISE = 1
 _MAXIMIZE = -1
 """HiGHS's ``ObjSense.kMaximize``."""
 
-_Columns = tuple["NDArray[np.int32]", "NDArray[np.int64]", "NDArray[np.int32]", "NDArray[np.int64]"]
-"""The LP columns of a group of melds: row indices, their coefficients, entries per column,
-and each meld's tiles (the joker row is ``kinds``)."""
+_Columns = tuple["NDArray[np.int64]", "NDArray[np.int64]"]
+"""The LP columns of a group of melds: its entries (row index, coefficient; the joker row is
+``kinds``) and its melds (entries, tiles), one pair a row."""
 _COLUMNS: dict[int, tuple[tuple[Template, ...], _Columns]] = {}
 _COLUMNS_MAX = 1 << 14
 
@@ -180,31 +182,21 @@ def _columns(group: tuple[Template, ...], universe: Universe) -> _Columns:
         return got[1]
     import numpy as np
 
-    index: list[int] = []
-    value: list[int] = []
-    lengths: list[int] = []
-    tiles: list[int] = []
+    entries: list[tuple[int, int]] = []
+    melds: list[tuple[int, int]] = []
     for t in group:
         rest = t.mask & universe.natural_mask
-        before = len(index)
+        before = len(entries)
         while rest:
             k = ((rest & -rest).bit_length() - 1) // FIELD
-            index.append(k)
-            value.append((rest >> (FIELD * k)) & 15)
+            entries.append((k, (rest >> (FIELD * k)) & 15))
             rest &= ~(15 << (FIELD * k))
         if t.jokers:
-            index.append(universe.kinds)
-            value.append(t.jokers)
-        lengths.append(len(index) - before)
-        tiles.append(t.naturals + t.jokers)
+            entries.append((universe.kinds, t.jokers))
+        melds.append((len(entries) - before, t.naturals + t.jokers))
     if len(_COLUMNS) >= _COLUMNS_MAX:
         _COLUMNS.clear()
-    cols: _Columns = (
-        np.array(index, dtype=np.int32),
-        np.array(value, dtype=np.int64),
-        np.array(lengths, dtype=np.int32),
-        np.array(tiles, dtype=np.int64),
-    )
+    cols: _Columns = (np.array(entries, dtype=np.int64), np.array(melds, dtype=np.int64))
     _COLUMNS[id(group)] = (group, cols)
     return cols
 

@@ -77,16 +77,15 @@ def _search(
     tiles_only = objective == "tiles"
     universe = compile_universe(rules, jokers)
     score = _tiles if tiles_only else _score(objective)
-    search = Search(universe, score, by_slot(free, rules), free_jokers, hand)
+    slot_free = by_slot(free, rules)
+    search = Search(universe, score, slot_free, free_jokers, hand)
     if tiles_only and 2 * (sum(free) + free_jokers) > search.size:
         # mostly free tiles, many of them left out: one exact pass beats deepening
         best = search.best(search.start)
     elif tiles_only:  # deepening: lose no tile, then at most one, two, ...
         dual = search.unit_dual()
         if search.size >= PRICED_SIZE:
-            prices = lp_prices(
-                universe, search.groups(), search.start, by_slot(free, rules), free_jokers
-            )
+            prices = lp_prices(universe, search.groups(), search.start, slot_free, free_jokers)
             if prices is not None:
                 dual = search.price(*prices)
         need = min(search.size, dual // SCALE)

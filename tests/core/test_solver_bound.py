@@ -21,15 +21,19 @@ from meldhall.core.solver import (
     max_placed_with_table,
     queries,
 )
-from meldhall.core.solver.bound import SCALE, _lifted, lp_prices
+from meldhall.core.solver.bound import SCALE, Prices, _lifted, lp_prices
 from meldhall.core.solver.search import Search
-from meldhall.core.solver.universe import by_slot, compile_universe, encode
+from meldhall.core.solver.universe import Universe, by_slot, compile_universe, encode
 from tests.core.test_solver_props import FAST, RULES, tables
 
 KINDS = 52
 
 
-def _random_table(rng: random.Random) -> tuple[list[int], int, list[int], int]:
+Table = tuple[list[int], int, list[int], int]
+"""Table counts, table jokers, rack counts, rack jokers."""
+
+
+def _random_table(rng: random.Random) -> Table:
     """Return (table counts, table jokers, rack counts, rack jokers): random runs of 3-5 and
     sets of 3-4 (a joker inside some) from two sets of 1-13 in four colours and two jokers,
     up to 20-40 table tiles, then 14 rack tiles from the rest (as ``bench solver`` (b))."""
@@ -100,17 +104,27 @@ def test_prices_keep_every_answer_on_small_tables(
     assert priced == plain
 
 
+def _priced_table(
+    rng: random.Random,
+) -> tuple[Table, Universe, Search, tuple[Prices, list[int]] | None]:
+    """Return a random valid table (table, table jokers, rack, rack jokers) under rummikub's
+    rules, its universe, its search and the LP's prices of it (None when the LP gave none)."""
+    rules = RUMMIKUB_SOLVER_CONVENTION
+    table, table_jokers, rack, rack_jokers = _random_table(rng)
+    jokers = table_jokers + rack_jokers
+    total = [t + r for t, r in zip(table, rack, strict=True)]
+    universe = compile_universe(rules, jokers)
+    free = by_slot(rack, rules)
+    search = Search(universe, queries._tiles, free, rack_jokers, encode(total, jokers, rules))
+    got = lp_prices(universe, search.groups(), search.start, free, rack_jokers)
+    return (table, table_jokers, rack, rack_jokers), universe, search, got
+
+
 def test_prices_pay_for_every_meld_and_bound_the_optimum() -> None:
     rng = random.Random(7)
     rules = RUMMIKUB_SOLVER_CONVENTION
     for _ in range(20):
-        table, table_jokers, rack, rack_jokers = _random_table(rng)
-        jokers = table_jokers + rack_jokers
-        total = [t + r for t, r in zip(table, rack, strict=True)]
-        universe = compile_universe(rules, jokers)
-        free = by_slot(rack, rules)
-        search = Search(universe, queries._tiles, free, rack_jokers, encode(total, jokers, rules))
-        got = lp_prices(universe, search.groups(), search.start, free, rack_jokers)
+        (table, table_jokers, rack, rack_jokers), universe, search, got = _priced_table(rng)
         assert got is not None  # a valid table always has an LP optimum
         prices, paid = got
         melds = [t for group in search.groups() for t in group]
@@ -158,11 +172,7 @@ _PEER_FIRST = """
 import random
 import highspy
 import numpy as np
-from meldhall.core.solver import RUMMIKUB_SOLVER_CONVENTION, queries
-from meldhall.core.solver.bound import lp_prices
-from meldhall.core.solver.search import Search
-from meldhall.core.solver.universe import by_slot, compile_universe, encode
-from tests.core.test_solver_bound import _random_table
+from tests.core.test_solver_bound import _priced_table
 
 peer = highspy.Highs()  # the peer's HiGHS starts the shared scheduler with its default threads
 peer.setOptionValue("output_flag", False)
@@ -171,17 +181,7 @@ peer.changeColCost(0, -1.0)
 peer.addRow(-highspy.kHighsInf, 4.0, 1, np.array([0], dtype=np.int32), np.array([1.0]))
 peer.run()
 rng = random.Random(7)
-rules = RUMMIKUB_SOLVER_CONVENTION
-priced = 0
-for _ in range(5):
-    table, table_jokers, rack, rack_jokers = _random_table(rng)
-    jokers = table_jokers + rack_jokers
-    total = [t + r for t, r in zip(table, rack, strict=True)]
-    universe = compile_universe(rules, jokers)
-    free = by_slot(rack, rules)
-    search = Search(universe, queries._tiles, free, rack_jokers, encode(total, jokers, rules))
-    priced += lp_prices(universe, search.groups(), search.start, free, rack_jokers) is not None
-print(priced)
+print(sum(_priced_table(rng)[3] is not None for _ in range(5)))
 """
 
 

@@ -233,6 +233,31 @@ def test_messages_both_ways_are_the_stock_protocols_bytes(split: str) -> None:
     assert wire_seen[-1] == {"type": "websocket.disconnect", "code": 1000}
 
 
+def test_the_app_waits_for_messages_without_looking_the_loop_up(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The stock protocol's queue asks for the running loop on every wait (a ``getpid``
+    system call on Python 3.11); the wire protocol's queue is bound to its loop."""
+    lookups = [0]
+    lookup = asyncio.events._get_running_loop
+
+    def counted() -> asyncio.AbstractEventLoop | None:
+        lookups[0] += 1
+        return lookup()
+
+    async def run(cls: type[asyncio.Protocol]) -> int:
+        session = await opened(cls)
+        lookups[0] = 0
+        for message in MESSAGES:
+            await session.feed(text(message))
+        return lookups[0]
+
+    monkeypatch.setattr(asyncio.events, "_get_running_loop", counted)
+    stock, wire = both(run)
+    assert stock >= len(MESSAGES)
+    assert wire == 0
+
+
 def test_a_fragmented_message_with_a_ping_inside_is_the_stock_protocols() -> None:
     word = "héllo wörld".encode()
 

@@ -21,12 +21,13 @@ Serve with it: ``uvicorn --ws meldhall.server.wire:WireProtocol`` (``meldhall se
 
 from __future__ import annotations
 
+import asyncio
 import struct
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from starlette.websockets import WebSocket
-from uvicorn._types import ASGISendEvent
+from uvicorn._types import ASGIReceiveEvent, ASGISendEvent
 from uvicorn.protocols.utils import ClientDisconnected
 from uvicorn.protocols.websockets.websockets_sansio_impl import WebSocketsSansIOProtocol
 from websockets.http11 import Request
@@ -92,12 +93,29 @@ def text_writer(socket: WebSocket) -> TextWriter | None:
     return write
 
 
+class _ReceiveQueue(asyncio.Queue[ASGIReceiveEvent]):
+    """The protocol's queue of events for the app, bound to the protocol's loop at once.
+
+    A stock ``asyncio.Queue`` looks up the running loop on every ``get`` that waits, and on
+    Python 3.11 that asks the kernel for the process id (``getpid``): one system call for
+    every message a client sends."""
+
+    def __init__(self, loop: asyncio.AbstractEventLoop) -> None:
+        super().__init__()
+        self._bound = loop
+
+    def _get_loop(self) -> asyncio.AbstractEventLoop:
+        """Return the loop the queue serves (the protocol's)."""
+        return self._bound
+
+
 class WireProtocol(WebSocketsSansIOProtocol):
     """uvicorn's sans-I/O WebSocket protocol, reading whole text frames itself and letting the
     app write text frames of bytes (module docstring)."""
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
+        self.queue = _ReceiveQueue(self.loop)
         self._framing = False
         """Whether this protocol splits the incoming bytes into frames itself (from the
         accept until the connection starts closing)."""

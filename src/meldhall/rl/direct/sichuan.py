@@ -198,7 +198,8 @@ class SichuanDirect(DirectEncoder):
         read); a discard or a draw alone (quiet events aside) is written into the boards
         at once (``_discarded``, ``_drew``); otherwise a discard notes the discarder's hand
         and row, a draw the drawer's hand, a pung the claimer's hand and melds and the
-        discarder's row, and any other event every source. Any noted event also makes the
+        discarder's row, the missing suits (once all are declared) their flags, and any
+        other event every source. Any noted event also makes the
         next read compare the turn flags and the numbers. Return None."""
         if not events or (len(events) == 1 and events[0].kind in QUIET):
             return
@@ -212,6 +213,10 @@ class SichuanDirect(DirectEncoder):
                 return
         for e in moves:
             kind = e.kind
+            if kind == "missing_suits":
+                if touched is not None:
+                    touched.append(MISSING)
+                continue
             seat = e.public.get("seat")
             if not isinstance(seat, int) or touched is None:
                 touched = None

@@ -4,7 +4,8 @@ concealed kong shows no tiles before the deal ends), the discard a claim window 
 the per-seat counts, missing suits, activity and totals, ``to_act`` and the phase.
 
 ``fill`` writes the array afresh; ``array`` keeps one ``Board`` per viewer and changes only
-the floats that differ since that viewer's last read (the environments' path)."""
+the floats that differ since that viewer's last read (the environments' path), and
+``applied`` writes each discard and draw into the boards as it happens."""
 
 from __future__ import annotations
 
@@ -335,7 +336,8 @@ class SichuanDirect(DirectEncoder):
 
     def _turn(self, state: SichuanState, viewer: int) -> list[int]:
         """Return the flag positions that change from turn to turn, ``to_act`` aside: the
-        drawn tile, the discard a claim window is open on and the phase."""
+        drawn tile, the discard a claim window is open on and the phase (the same for every
+        viewer but the seat whose turn it is: ``viewer`` -1 gives theirs)."""
         phase = state.phase
         out: list[int] = []
         if phase == "act":

@@ -38,6 +38,7 @@ CASES: list[tuple[str, int | None, dict[str, Any]]] = [
     ("remi", None, {}),
     ("remi", 3, {}),
     ("sichuan", None, {}),
+    ("sichuan", None, {"exchange_three": True}),
     ("okey-cards", None, {}),
 ]
 SEEDS = range(6)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from meldhall.core.errors import IllegalAction
@@ -29,15 +29,54 @@ class Action(Protocol):
         ...
 
 
-@dataclass(frozen=True, slots=True)
 class Event:
     """Something that happened. ``public`` is what every viewer learns; ``private`` (with
-    ``seat``) is what only that seat learns, e.g. which tile it drew from the wall."""
+    ``seat``) is what only that seat learns, e.g. which tile it drew from the wall.
+
+    Immutable and compared by value like a frozen dataclass, but built by plain slot writes
+    (a frozen dataclass's ``__init__`` goes through ``object.__setattr__`` per field, and
+    engines build events at nearly every apply)."""
+
+    __slots__ = ("kind", "private", "public", "seat")
 
     kind: str
-    public: Mapping[str, JSON] = field(default_factory=dict)
-    seat: Seat | None = None
-    private: Mapping[str, JSON] | None = None
+    public: Mapping[str, JSON]
+    seat: Seat | None
+    private: Mapping[str, JSON] | None
+
+    def __init__(
+        self,
+        kind: str,
+        public: Mapping[str, JSON] | None = None,
+        seat: Seat | None = None,
+        private: Mapping[str, JSON] | None = None,
+    ):
+        _set_kind(self, kind)
+        _set_public(self, {} if public is None else public)
+        _set_seat(self, seat)
+        _set_private(self, private)
+
+    def __setattr__(self, name: str, value: object) -> None:
+        raise AttributeError(f"cannot assign to field {name!r} of an Event")
+
+    def __delattr__(self, name: str) -> None:
+        raise AttributeError(f"cannot delete field {name!r} of an Event")
+
+    def __eq__(self, other: object) -> bool:
+        if other.__class__ is not Event:
+            return NotImplemented
+        return _fields(self) == _fields(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return (
+            f"Event(kind={self.kind!r}, public={self.public!r}, seat={self.seat!r}, "
+            f"private={self.private!r})"
+        )
+
+    def __reduce__(self) -> tuple[type[Event], tuple[Any, ...]]:
+        return Event, _fields(self)
 
     def for_viewer(self, viewer: Seat | None) -> dict[str, JSON]:
         """Return the JSON form of this event as ``viewer`` may see it (None: spectator)."""
@@ -47,6 +86,16 @@ class Event:
         if self.private is not None and viewer is not None and viewer == self.seat:
             out.update(self.private)
         return out
+
+
+def _fields(event: Event) -> tuple[Any, ...]:
+    return (event.kind, event.public, event.seat, event.private)
+
+
+_set_kind, _set_public, _set_seat, _set_private = (
+    Event.__dict__[name].__set__ for name in ("kind", "public", "seat", "private")
+)
+"""The slots' own setters (what ``Event.__init__`` writes through, past ``__setattr__``)."""
 
 
 @dataclass(frozen=True, slots=True)

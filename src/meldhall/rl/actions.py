@@ -25,7 +25,6 @@ The vocabulary of a game, in id order: ``.`` (play the action spelled so far), `
 from __future__ import annotations
 
 from collections.abc import Sequence
-from operator import itemgetter
 
 import numpy as np
 
@@ -240,8 +239,11 @@ def _point(
             return spelled[only]
         return Decision(spelled, only[:-1], live, [PLAY])
     while True:
-        options = sorted(set(map(itemgetter(n), live)))
-        if len(options) != 1 or (options[0] == PLAY and not chosen):
-            return Decision(spelled, tuple(prefix), live, options)
-        prefix.append(options[0])
+        shared = live[0][n]
+        for k in live:
+            if k[n] != shared:
+                return Decision(spelled, tuple(prefix), live, sorted({k[n] for k in live}))
+        if shared == PLAY and not chosen:
+            return Decision(spelled, tuple(prefix), live, [PLAY])
+        prefix.append(shared)
         n += 1

@@ -16,7 +16,9 @@ after each ``apply``, which sources its events may have changed (``pending``): a
 on the same state object then compares only those, and nothing but the ``to_act`` row and
 the spelled tokens when no event since its last read changed a piece, a number or the phase
 (``pending`` empty). Anything the game does not name exactly (and any other state object)
-makes the next read compare every source and write every number.
+makes the next read compare every source and write every number. A change the game knows
+exactly (Sichuan's discards and draws) it may write at once, into the array and its shadow
+alike, on the boards last read on the same state object, leaving ``pending`` as it is.
 
 Writes go through a ``memoryview`` of the array (a third of numpy's cost per float); a row
 of fixed width (``to_act``) is written whole from a kept row of floats.

@@ -4,11 +4,13 @@ concealed kong shows no tiles before the deal ends), the discard a claim window 
 the per-seat counts, missing suits, activity and totals, ``to_act`` and the phase.
 
 ``fill`` writes the array afresh; ``array`` keeps one ``Board`` per viewer and changes only
-the floats that differ since that viewer's last read (the environments' path)."""
+the floats that differ since that viewer's last read (the environments' path), and
+``applied`` writes each discard and draw into the boards as it happens."""
 
 from __future__ import annotations
 
 from array import array
+from bisect import insort
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -26,6 +28,11 @@ if TYPE_CHECKING:
 ROWS, MELDS, MISSING, BLOCKS = 4, 8, 12, 13
 """Board blocks (``board.Board``): 0-3 the hands by seat (a viewer's board shows only its
 own), 4-7 the discard rows, 8-11 the melds by seat, 12 the missing suits' flag positions."""
+
+QUIET = frozenset({"answered", "declared", "exchange_chosen"})
+"""The events that change nothing the array shows but ``to_act`` (compared at every read):
+an answer in a claim window, a missing suit or an exchange chosen while others still choose
+(the choices show once every seat has chosen, by the events that follow the last one)."""
 
 PHASE_NAME = {"act": "play"}
 """The engine phases the observation names otherwise (``view._PHASE_NAME``)."""
@@ -187,16 +194,29 @@ class SichuanDirect(DirectEncoder):
         return row
 
     def applied(self, state: SichuanState, events: tuple[Event, ...]) -> None:  # type: ignore[override]
-        """Note on every board which sources ``events`` may have changed: an answer in a
-        claim window none (the ``to_act`` row is compared at every read), a discard the
-        discarder's hand and row, a draw the drawer's hand, a pung the claimer's hand and
-        melds and the discarder's row; any other event every source. Any event but an
-        answer also makes the next read compare the turn flags and the numbers. Return
-        None."""
+        """Bring every board up to date with ``events`` or note which sources they may have
+        changed: a ``QUIET`` event changes none (the ``to_act`` row is compared at every
+        read); a discard or a draw alone (quiet events aside) is written into the boards
+        at once (``_discarded``, ``_drew``); otherwise a discard notes the discarder's hand
+        and row, a draw the drawer's hand, a pung the claimer's hand and melds and the
+        discarder's row, the missing suits (once all are declared) their flags, and any
+        other event every source. Any noted event also makes the
+        next read compare the turn flags and the numbers. Return None."""
+        if not events or (len(events) == 1 and events[0].kind in QUIET):
+            return
+        last = events[-1]
         touched: list[int] | None = []
-        for e in events:
+        moves = [e for e in events if e.kind not in QUIET]
+        if len(moves) == 1:
+            if last.kind == "discard" and self._discarded(state, last):
+                return
+            if last.kind == "draw" and self._drew(state, last):
+                return
+        for e in moves:
             kind = e.kind
-            if kind == "answered":
+            if kind == "missing_suits":
+                if touched is not None:
+                    touched.append(MISSING)
                 continue
             seat = e.public.get("seat")
             if not isinstance(seat, int) or touched is None:
@@ -217,6 +237,77 @@ class SichuanDirect(DirectEncoder):
                 pending = board.pending
                 if pending is not None:
                     pending.update(touched)
+
+    def _discarded(self, state: SichuanState, event: Event) -> bool:
+        """Write the discard ``event`` (the last change of ``state``) into every board read
+        on ``state`` whose sources are known: the tile onto the discarder's row, off its
+        hand (on its own board), its tile count and the turn flags. Blocks a board has
+        pending are left to its next read. Return False, nothing written, when the state's
+        last discard is not the event's tile."""
+        seat = event.public.get("seat")
+        if not isinstance(seat, int):
+            return False
+        row = state.discards[seat]
+        if not row or TOKEN[row[-1]] != event.public.get("tile"):
+            return False
+        tile = row[-1]
+        k = ROWS + seat
+        count = len(state.hands[seat]) / self._tiles_scale
+        turn = self._turn(state, -1)
+        for viewer, board in self._boards.items():
+            pending = board.pending
+            if pending is None or board.state is not state:
+                continue
+            view = board.view
+            if k not in pending:
+                view[self._discards_at[viewer][seat] + tile] = 1.0
+                board.blocks[k].append(tile)
+            view[board.number_at[seat]] = count
+            if viewer == seat and seat not in pending:
+                hand = board.blocks[seat]
+                if tile in hand:
+                    hand.remove(tile)
+                    view[self._hand_at + tile] = 0.0
+                else:
+                    pending.add(seat)
+            board.set_turn(turn)
+        return True
+
+    def _drew(self, state: SichuanState, event: Event) -> bool:
+        """Write the draw ``event`` (the last change of ``state``) into every board read on
+        ``state`` whose sources are known: the tile into the drawer's hand (on its own
+        board), its tile count, the wall and the turn flags. Blocks a board has pending are
+        left to its next read. Return False, nothing written, when the state's drawn tile is
+        not the event's."""
+        seat = event.public.get("seat")
+        tile = state.drawn
+        if (
+            not isinstance(seat, int)
+            or tile < 0
+            or event.private is None
+            or TOKEN[tile] != event.private.get("tile")
+        ):
+            return False
+        count = len(state.hands[seat]) / self._tiles_scale
+        wall = state.wall_count / self._wall_scale
+        turn, own_turn = self._turn(state, -1), self._turn(state, seat)
+        for viewer, board in self._boards.items():
+            pending = board.pending
+            if pending is None or board.state is not state:
+                continue
+            view = board.view
+            counts = board.number_at
+            view[counts[seat]] = count
+            view[counts[ROWS]] = wall
+            if viewer == seat and seat not in pending:
+                hand = board.blocks[seat]
+                if tile in hand:
+                    pending.add(seat)
+                else:
+                    insort(hand, tile)
+                    view[self._hand_at + tile] = 1.0
+            board.set_turn(own_turn if viewer == seat else turn)
+        return True
 
     @staticmethod
     def _shown(state: SichuanState, viewer: int, seat: int) -> list[int]:
@@ -245,7 +336,8 @@ class SichuanDirect(DirectEncoder):
 
     def _turn(self, state: SichuanState, viewer: int) -> list[int]:
         """Return the flag positions that change from turn to turn, ``to_act`` aside: the
-        drawn tile, the discard a claim window is open on and the phase."""
+        drawn tile, the discard a claim window is open on and the phase (the same for every
+        viewer but the seat whose turn it is: ``viewer`` -1 gives theirs)."""
         phase = state.phase
         out: list[int] = []
         if phase == "act":

@@ -23,11 +23,11 @@ def test_fields_and_defaults() -> None:
 def test_fields_cannot_be_assigned_or_deleted() -> None:
     event = _drawn()
     with pytest.raises(AttributeError, match="kind"):
-        event.kind = "discard"  # type: ignore[misc]
+        event.kind = "discard"
     with pytest.raises(AttributeError, match="seat"):
-        del event.seat  # type: ignore[misc]
+        del event.seat
     with pytest.raises(AttributeError):
-        event.extra = 1  # type: ignore[attr-defined]
+        event.extra = 1
     assert event == _drawn()
 
 

@@ -40,6 +40,7 @@ class Search:
         "_at",
         "_bound",
         "_cands",
+        "_choice",
         "_end",
         "_free",
         "_free_jokers",
@@ -50,6 +51,7 @@ class Search:
         "_prices",
         "_score",
         "_signed",
+        "_templates",
         "_u",
         "size",
         "start",
@@ -66,6 +68,7 @@ class Search:
         self._u = universe
         scored = _scored(universe, score)
         self._score = scored.table
+        self._templates = scored.templates
         self._cands, self._plain, self.start, self.size = _prepare_scored(
             universe, scored, hand, free
         )
@@ -76,6 +79,7 @@ class Search:
         self._free_jokers = free_jokers
         self._memo: dict[int, int] = {}
         self._bound: dict[int, int] = {}
+        self._choice: dict[int, int] = {}
         self._end: dict[int, tuple[int, tuple[Template, ...]]] = {}
         self._prices: Prices | None = None
         self._signed = 0
@@ -192,6 +196,7 @@ class Search:
             return bound
         u = self._u
         nat = hand & u.natural_mask
+        choice = 0
         if not nat:
             result = self._jokers_only(hand >> u.joker_shift)[0]
         else:
@@ -218,6 +223,7 @@ class Search:
                     )
                     if got > result:
                         result = got
+                        choice = left
                         if got >= cap:
                             break
             else:
@@ -244,13 +250,38 @@ class Search:
                             got += gain
                             if got > result:
                                 result = got
+                                choice = mask
                                 if got >= cap:
                                     break
         if result >= need:
             self._memo[key] = result
+            # the first child in canonical order that reaches the result, as ``melds`` finds
+            # it: a child reaching it returns its exact value, every earlier one less
+            self._choice[key] = choice
         else:
             self._bound[key] = result
         return result
+
+    def placed_melds(self) -> tuple[Template, ...]:
+        """Return the melds of the answer from ``start`` after a ``most_tiles`` that reached
+        its ``need``: the choices it kept, the same melds ``melds`` would find."""
+        out: list[Template] = []
+        hand, must = self.start, 0
+        u = self._u
+        choice, templates = self._choice, self._templates
+        guard, natural = u.guard, u.natural_mask
+        while hand & natural:
+            got = choice[hand << 1 | must]
+            shift = FIELD * (((hand & -hand).bit_length() - 1) // FIELD)
+            if must:
+                out.append(templates[got])
+                hand = ((hand | guard) - got) ^ guard
+                must = 1 if (hand >> shift) & 15 else 0
+            else:
+                must = 1 if got < (hand >> shift) & 15 else 0
+                hand -= got << shift
+        out.extend(self._jokers_only(hand >> u.joker_shift)[1])
+        return tuple(out)
 
     def melds(self, hand: int) -> tuple[Template, ...]:
         """Return the melds of a best answer from ``hand`` (after ``best(hand)``)."""
@@ -349,6 +380,8 @@ class _Scored:
     universe: Universe
     table: dict[int, int]
     """Meld mask → score, every meld of the universe."""
+    templates: dict[int, Template]
+    """Meld mask → meld, every meld of the universe."""
     by_low: tuple[tuple[tuple[int, int, Template], ...], ...]
     """Per lowest slot, (mask, score, meld) in the universe's order."""
     windows: tuple[int, ...] | None
@@ -377,8 +410,9 @@ def _scored(universe: Universe, score: Score) -> _Scored:
     got = _SCORED.get(key)
     if got is not None and got.universe is universe:
         return got
-    table = {t.mask: score(t) for group in universe.by_low for t in group}
-    table.update((t.mask, score(t)) for t in universe.wild)
+    templates = {t.mask: t for group in universe.by_low for t in group}
+    templates.update((t.mask, t) for t in universe.wild)
+    table = {mask: score(t) for mask, t in templates.items()}
     by_low = tuple(tuple((t.mask, table[t.mask], t) for t in g) for g in universe.by_low)
     ones = _ones(universe)
     single = all(not (t.mask & universe.natural_mask & ~ones) for g in universe.by_low for t in g)
@@ -391,7 +425,9 @@ def _scored(universe: Universe, score: Score) -> _Scored:
     held: tuple[dict[tuple[int, int], _Held], ...] = tuple({} for _ in universe.by_low)
     if len(_SCORED) >= _SCORED_MAX:
         _SCORED.clear()
-    got = _SCORED[key] = _Scored(universe, table, by_low, windows, most_jokers, ones, held)
+    got = _SCORED[key] = _Scored(
+        universe, table, templates, by_low, windows, most_jokers, ones, held
+    )
     return got
 
 

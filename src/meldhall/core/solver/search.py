@@ -228,11 +228,12 @@ class Search:
                             break
             else:
                 guard = u.guard
+                held = hand | guard
                 moves = self._moves[k]
                 if moves is None:
                     moves = self._priced(k)
                 for mask, gain, paid, neg in moves:
-                    r = (hand | guard) - mask
+                    r = held - mask
                     if r & guard == guard:
                         rest = r ^ guard
                         for nshift, field, nfree, nw, n in neg:

@@ -23,9 +23,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import mul
 from typing import TYPE_CHECKING
 
-from meldhall.core.solver.universe import FIELD, Template, Universe
+from meldhall.core.solver.universe import FIELD, Template, Universe, slot_counts
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,11 +46,13 @@ class Prices:
 
     def total(self, hand: int, free: Sequence[int], free_jokers: int, joker_shift: int) -> int:
         """Return the bound of ``hand`` times ``SCALE`` (sum of g over its faces and jokers)."""
-        out = 0
-        for k, w in enumerate(self.slots):
-            if w:
-                c = (hand >> (FIELD * k)) & 15
-                out += w * (c if w > 0 else max(0, c - free[k]))
+        counts = slot_counts(hand, len(self.slots))
+        out: int = sum(map(mul, self.slots, counts))
+        if min(self.slots) < 0:  # below zero only the copies beyond the rack's count
+            for k, w in enumerate(self.slots):
+                if w < 0:
+                    c = counts[k]
+                    out += w * (max(0, c - free[k]) - c)
         j = hand >> joker_shift
         w = self.joker
         return out + w * (j if w > 0 else max(0, j - free_jokers))

@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import accumulate
 
 from meldhall.core.solver.bound import SCALE, Prices
 from meldhall.core.solver.universe import FIELD, Template, Universe
@@ -95,14 +96,11 @@ class Search:
         search first reaches it."""
         self._prices = prices
         self._paid = paid
-        at = 0
-        starts = []
-        for moves in self._plain:
-            starts.append(at)
-            at += len(moves)
-        self._at = starts
+        self._at = list(accumulate(map(len, self._plain), initial=0))
         self._moves = [None if moves else moves for moves in self._plain]
-        signed = sum(15 << (FIELD * k) for k, w in enumerate(prices.slots) if w < 0)
+        signed = 0
+        if min(prices.slots) < 0:
+            signed = sum(15 << (FIELD * k) for k, w in enumerate(prices.slots) if w < 0)
         if prices.joker < 0:
             signed |= 255 << self._u.joker_shift
         self._signed = signed

@@ -85,11 +85,18 @@ def encode(counts: Sequence[int], jokers: int, rules: MeldRules) -> int:
 def decode(packed: int, rules: MeldRules) -> tuple[tuple[int, ...], int]:
     """Return the count array and joker count of a packed hand."""
     layout = _layout(rules)
-    fields = (packed & layout.natural_mask).to_bytes(layout.width, "little")
-    slots = bytearray(2 * layout.width)
+    return layout.kinds_of(slot_counts(packed, rules.kinds)), packed >> layout.joker_shift
+
+
+def slot_counts(packed: int, kinds: int) -> bytearray:
+    """Return the counts of the ``kinds`` natural slots of a packed hand, in slot order (one
+    more, 0, when ``kinds`` is odd)."""
+    width = (kinds + 1) // 2
+    fields = (packed & ((1 << FIELD * kinds) - 1)).to_bytes(width, "little")
+    slots = bytearray(2 * width)
     slots[0::2] = fields.translate(_LOW)
     slots[1::2] = fields.translate(_HIGH)
-    return layout.kinds_of(slots), packed >> layout.joker_shift
+    return slots
 
 
 _LOW = bytes(b & 15 for b in range(256))
@@ -108,9 +115,6 @@ class _Layout:
     """Its entries of the odd slots, in slot order."""
     kinds_of: Callable[[Sequence[int]], tuple[int, ...]]
     """The count array of a sequence of counts in slot order."""
-    width: int
-    """Bytes of the natural fields."""
-    natural_mask: int
     joker_shift: int
 
 
@@ -125,8 +129,6 @@ def _layout(rules: MeldRules) -> _Layout:
         even=_getter(order[0::2]),
         odd=_getter(order[1::2]),
         kinds_of=_getter(slots),
-        width=(kinds + 1) // 2,
-        natural_mask=(1 << shift) - 1,
         joker_shift=shift,
     )
 

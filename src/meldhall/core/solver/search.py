@@ -21,7 +21,7 @@ from dataclasses import dataclass
 from itertools import accumulate
 
 from meldhall.core.solver.bound import SCALE, Prices
-from meldhall.core.solver.universe import FIELD, Template, Universe
+from meldhall.core.solver.universe import FIELD, Template, Universe, slot_counts
 
 NEG = -(1 << 60)
 """Score of an impossible state (a table tile or joker that cannot be placed)."""
@@ -452,18 +452,15 @@ def _prepare_scored(
     moves: list[tuple[_Move, ...]] = [()] * universe.kinds
     used = 0
     nat = hand & universe.natural_mask
-    rest = nat
-    present = []
+    counts = slot_counts(nat, universe.kinds)
+    present = [k for k, c in enumerate(counts) if c]
     windows = scored.windows
     jokers = hand >> universe.joker_shift
     if windows is not None:
         seen = (nat | nat >> 1 | nat >> 2) & scored.ones
         most_jokers = scored.most_jokers
         nat_mask = universe.natural_mask
-        while rest:
-            k = ((rest & -rest).bit_length() - 1) // FIELD
-            rest &= ~(15 << (FIELD * k))
-            present.append(k)
+        for k in present:
             window = seen & windows[k]
             key = (window, min(jokers, most_jokers[k]))
             memo = scored.held[k]
@@ -483,10 +480,7 @@ def _prepare_scored(
     else:
         guard = universe.guard
         held = hand | guard
-        while rest:
-            k = ((rest & -rest).bit_length() - 1) // FIELD
-            rest &= ~(15 << (FIELD * k))
-            present.append(k)
+        for k in present:
             group = [x for x in scored.by_low[k] if (held - x[0]) & guard == guard]
             if group:
                 cands[k] = tuple(x[2] for x in group)
@@ -494,12 +488,12 @@ def _prepare_scored(
                 used |= sum_masks(x[0] for x in group)
     start = hand
     size = jokers
+    placed = slot_counts(used, universe.kinds)
     for k in present:
-        shift = FIELD * k
-        count = (hand >> shift) & 15
-        if not (used >> shift) & 15:
+        count = counts[k]
+        if not placed[k]:  # no held meld uses the face: its rack copies stay out
             drop = min(count, free[k])
-            start -= drop << shift
+            start -= drop << (FIELD * k)
             count -= drop
         size += count
     return cands, moves, start, size

@@ -90,12 +90,12 @@ def lp_prices(
     rows = matrix.rows[at]
     values = matrix.values[at]
     size = matrix.size[cols]
-    counts = [(hand >> (FIELD * k)) & 15 for k in range(kinds)]
+    counts = slot_counts(hand, kinds)[:kinds]
     jokers = hand >> universe.joker_shift
     lower = [c - f if c > f else 0 for c, f in zip(counts, free, strict=True)]
     lower.append(jokers - free_jokers if jokers > free_jokers else 0)
     counts.append(jokers)
-    upper = np.array(counts, dtype=np.float64)
+    upper = np.frombuffer(counts, dtype=np.uint8).astype(np.float64)
     solver = _highs()
     solver.passModel(
         n,

@@ -268,13 +268,13 @@ class Search:
         hand, must = self.start, 0
         u = self._u
         choice, templates = self._choice, self._templates
-        guard, natural = u.guard, u.natural_mask
+        natural = u.natural_mask
         while hand & natural:
             got = choice[hand << 1 | must]
             shift = FIELD * (((hand & -hand).bit_length() - 1) // FIELD)
             if must:
                 out.append(templates[got])
-                hand = ((hand | guard) - got) ^ guard
+                hand -= got  # the hand holds the meld
                 must = 1 if (hand >> shift) & 15 else 0
             else:
                 must = 1 if got < (hand >> shift) & 15 else 0

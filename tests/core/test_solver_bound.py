@@ -138,6 +138,20 @@ def test_prices_pay_for_every_meld_and_bound_the_optimum() -> None:
         assert bound >= sol.placed + sum(table) + table_jokers
 
 
+def test_kept_choices_give_the_melds_the_memo_walk_finds() -> None:
+    rng = random.Random(11)
+    for i in range(20):
+        _, _, search, got = _priced_table(rng)
+        dual = search.unit_dual()
+        if got is not None and i % 2:  # half of them with the LP's prices
+            dual = search.price(*got)
+        need = min(search.size, dual // SCALE)
+        while (best := search.most_tiles(search.start, 0, search.size, need, dual)) < need:
+            need = min(need - 1, best)
+        assert search.placed_melds() == search.melds(search.start)
+        assert len(search.placed_melds()) > 0
+
+
 def test_a_meld_short_of_its_tiles_lifts_the_face_that_bounds_it() -> None:
     # two melds: faces 0 1 2, where face 2 (1 copy) bounds it, and faces 1 3, where face 1
     # bounds it (used twice, like two jokers, out of 3 copies)

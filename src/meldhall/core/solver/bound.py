@@ -23,9 +23,10 @@ from __future__ import annotations
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
+from operator import mul
 from typing import TYPE_CHECKING
 
-from meldhall.core.solver.universe import FIELD, Template, Universe
+from meldhall.core.solver.universe import FIELD, Template, Universe, slot_counts
 
 if TYPE_CHECKING:
     import numpy as np
@@ -45,11 +46,13 @@ class Prices:
 
     def total(self, hand: int, free: Sequence[int], free_jokers: int, joker_shift: int) -> int:
         """Return the bound of ``hand`` times ``SCALE`` (sum of g over its faces and jokers)."""
-        out = 0
-        for k, w in enumerate(self.slots):
-            if w:
-                c = (hand >> (FIELD * k)) & 15
-                out += w * (c if w > 0 else max(0, c - free[k]))
+        counts = slot_counts(hand, len(self.slots))
+        out: int = sum(map(mul, self.slots, counts))
+        if min(self.slots) < 0:  # below zero only the copies beyond the rack's count
+            for k, w in enumerate(self.slots):
+                if w < 0:
+                    c = counts[k]
+                    out += w * (max(0, c - free[k]) - c)
         j = hand >> joker_shift
         w = self.joker
         return out + w * (j if w > 0 else max(0, j - free_jokers))
@@ -70,23 +73,29 @@ def lp_prices(
     import numpy as np
 
     kinds = universe.kinds
-    cols = [_columns(group, universe) for group in groups if group]
-    if not cols:
+    matrix = _matrix(universe)
+    held: list[int] = []
+    for group in groups:
+        if group:
+            held += _ids(group, matrix)
+    if not held:
         return None
-    entries = np.concatenate([c[0] for c in cols])
-    melds = np.concatenate([c[1] for c in cols])
-    rows = entries[:, 0].astype(np.int32)
-    values = entries[:, 1]
-    size = melds[:, 1]
-    n = len(size)
+    cols = np.array(held, dtype=np.intp)
+    length = matrix.length[cols]
+    n = len(cols)
     starts = np.zeros(n + 1, dtype=np.int32)
-    np.cumsum(melds[:, 0], out=starts[1:])
-    counts = [(hand >> (FIELD * k)) & 15 for k in range(kinds)]
+    np.cumsum(length, out=starts[1:])
+    # the held columns' entries, gathered from the universe's: each column's run of entries
+    at = np.repeat(matrix.first[cols] - starts[:-1], length) + np.arange(starts[-1])
+    rows = matrix.rows[at]
+    values = matrix.values[at]
+    size = matrix.size[cols]
+    counts = slot_counts(hand, kinds)[:kinds]
     jokers = hand >> universe.joker_shift
     lower = [c - f if c > f else 0 for c, f in zip(counts, free, strict=True)]
     lower.append(jokers - free_jokers if jokers > free_jokers else 0)
     counts.append(jokers)
-    upper = np.array(counts, dtype=np.float64)
+    upper = np.frombuffer(counts, dtype=np.uint8).astype(np.float64)
     solver = _highs()
     solver.passModel(
         n,
@@ -167,38 +176,88 @@ _COLWISE = 1
 _MAXIMIZE = -1
 """HiGHS's ``ObjSense.kMaximize``."""
 
-_Columns = tuple["NDArray[np.int64]", "NDArray[np.int64]"]
-"""The LP columns of a group of melds: its entries (row index, coefficient; the joker row is
-``kinds``) and its melds (entries, tiles), one pair a row."""
-_COLUMNS: dict[int, tuple[tuple[Template, ...], _Columns]] = {}
-_COLUMNS_MAX = 1 << 14
+
+@dataclass(frozen=True, slots=True)
+class _Matrix:
+    """Every meld of a universe (by lowest slot, in order) as an LP column: its entries (row,
+    coefficient; the joker row is ``kinds``) one after another, and its tiles."""
+
+    universe: Universe
+    first: NDArray[np.intp]
+    """Each column's first entry."""
+    length: NDArray[np.int32]
+    """Each column's entries."""
+    rows: NDArray[np.int32]
+    values: NDArray[np.int64]
+    size: NDArray[np.int64]
+    """Each column's tiles."""
+    column: dict[int, int]
+    """A meld's column by its mask."""
 
 
-def _columns(group: tuple[Template, ...], universe: Universe) -> _Columns:
-    """Return the LP columns of ``group`` (cached on the group's identity: the search caches
-    the groups a slot's window holds)."""
-    got = _COLUMNS.get(id(group))
-    if got is not None and got[0] is group:
-        return got[1]
+_MATRICES: dict[int, _Matrix] = {}
+_MATRICES_MAX = 64
+_IDS: dict[int, tuple[tuple[Template, ...], tuple[int, ...]]] = {}
+_IDS_MAX = 1 << 14
+
+
+def _matrix(universe: Universe) -> _Matrix:
+    """Return the LP columns of every meld of ``universe`` (cached on its identity: compiled
+    universes are cached too)."""
+    got = _MATRICES.get(id(universe))
+    if got is not None and got.universe is universe:
+        return got
     import numpy as np
 
-    entries: list[tuple[int, int]] = []
-    melds: list[tuple[int, int]] = []
-    for t in group:
-        rest = t.mask & universe.natural_mask
-        before = len(entries)
-        while rest:
-            k = ((rest & -rest).bit_length() - 1) // FIELD
-            entries.append((k, (rest >> (FIELD * k)) & 15))
-            rest &= ~(15 << (FIELD * k))
-        if t.jokers:
-            entries.append((universe.kinds, t.jokers))
-        melds.append((len(entries) - before, t.naturals + t.jokers))
-    if len(_COLUMNS) >= _COLUMNS_MAX:
-        _COLUMNS.clear()
-    cols: _Columns = (np.array(entries, dtype=np.int64), np.array(melds, dtype=np.int64))
-    _COLUMNS[id(group)] = (group, cols)
-    return cols
+    rows: list[int] = []
+    values: list[int] = []
+    length: list[int] = []
+    size: list[int] = []
+    column: dict[int, int] = {}
+    for group in universe.by_low:
+        for t in group:
+            column[t.mask] = len(column)
+            before = len(rows)
+            rest = t.mask & universe.natural_mask
+            while rest:
+                k = ((rest & -rest).bit_length() - 1) // FIELD
+                rows.append(k)
+                values.append((rest >> (FIELD * k)) & 15)
+                rest &= ~(15 << (FIELD * k))
+            if t.jokers:
+                rows.append(universe.kinds)
+                values.append(t.jokers)
+            length.append(len(rows) - before)
+            size.append(t.naturals + t.jokers)
+    lengths = np.array(length, dtype=np.int32)
+    first = np.zeros(len(length), dtype=np.intp)
+    np.cumsum(lengths[:-1], out=first[1:])
+    if len(_MATRICES) >= _MATRICES_MAX:
+        _MATRICES.clear()
+    got = _MATRICES[id(universe)] = _Matrix(
+        universe,
+        first,
+        lengths,
+        np.array(rows, dtype=np.int32),
+        np.array(values, dtype=np.int64),
+        np.array(size, dtype=np.int64),
+        column,
+    )
+    return got
+
+
+def _ids(group: tuple[Template, ...], matrix: _Matrix) -> tuple[int, ...]:
+    """Return the columns of ``group``'s melds in ``matrix`` (cached on the group's identity:
+    the search caches the groups a slot's window holds)."""
+    got = _IDS.get(id(group))
+    if got is not None and got[0] is group:
+        return got[1]
+    column = matrix.column
+    ids = tuple(column[t.mask] for t in group)
+    if len(_IDS) >= _IDS_MAX:
+        _IDS.clear()
+    _IDS[id(group)] = (group, ids)
+    return ids
 
 
 _SOLVER = threading.local()

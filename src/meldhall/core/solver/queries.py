@@ -98,6 +98,8 @@ def _search(
                 break
             # a failed round returns an upper bound: every need above it fails too
             need = min(need - 1, best)
+        if best != NEG:
+            return [t.meld() for t in search.placed_melds()]
     else:
         best = search.best(search.start)
     if best == NEG:

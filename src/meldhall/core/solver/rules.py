@@ -92,6 +92,11 @@ class MeldRules:
     value: MeldValue = field(default_factory=TileSum)
     min_natural: int = 1
     loose_jokers: bool = True
+    _hash: int = field(init=False, repr=False, compare=False)
+    """The hash of the fields, computed once: rules key the solver's caches on every question."""
+
+    def __hash__(self) -> int:
+        return self._hash
 
     def __post_init__(self) -> None:
         if self.colours < 1 or self.numbers < 1:
@@ -102,6 +107,9 @@ class MeldRules:
             raise ValueError(f"need 1 <= min_set <= max_set, got {self.min_set}, {self.max_set}")
         if isinstance(self.value, TileSum) and len(self.value.values) != self.numbers:
             raise ValueError(f"TileSum needs {self.numbers} values, got {len(self.value.values)}")
+        fields = (self.colours, self.numbers, self.run_line, self.min_run, self.max_run)
+        rest = (self.min_set, self.max_set, self.value, self.min_natural, self.loose_jokers)
+        object.__setattr__(self, "_hash", hash(fields + rest))
 
     @property
     def kinds(self) -> int:

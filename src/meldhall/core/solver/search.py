@@ -18,9 +18,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
+from itertools import accumulate
 
 from meldhall.core.solver.bound import SCALE, Prices
-from meldhall.core.solver.universe import FIELD, Template, Universe
+from meldhall.core.solver.universe import FIELD, Template, Universe, slot_counts
 
 NEG = -(1 << 60)
 """Score of an impossible state (a table tile or joker that cannot be placed)."""
@@ -40,6 +41,7 @@ class Search:
         "_at",
         "_bound",
         "_cands",
+        "_choice",
         "_end",
         "_free",
         "_free_jokers",
@@ -50,6 +52,7 @@ class Search:
         "_prices",
         "_score",
         "_signed",
+        "_templates",
         "_u",
         "size",
         "start",
@@ -66,6 +69,7 @@ class Search:
         self._u = universe
         scored = _scored(universe, score)
         self._score = scored.table
+        self._templates = scored.templates
         self._cands, self._plain, self.start, self.size = _prepare_scored(
             universe, scored, hand, free
         )
@@ -76,6 +80,7 @@ class Search:
         self._free_jokers = free_jokers
         self._memo: dict[int, int] = {}
         self._bound: dict[int, int] = {}
+        self._choice: dict[int, int] = {}
         self._end: dict[int, tuple[int, tuple[Template, ...]]] = {}
         self._prices: Prices | None = None
         self._signed = 0
@@ -91,14 +96,11 @@ class Search:
         search first reaches it."""
         self._prices = prices
         self._paid = paid
-        at = 0
-        starts = []
-        for moves in self._plain:
-            starts.append(at)
-            at += len(moves)
-        self._at = starts
+        self._at = list(accumulate(map(len, self._plain), initial=0))
         self._moves = [None if moves else moves for moves in self._plain]
-        signed = sum(15 << (FIELD * k) for k, w in enumerate(prices.slots) if w < 0)
+        signed = 0
+        if min(prices.slots) < 0:
+            signed = sum(15 << (FIELD * k) for k, w in enumerate(prices.slots) if w < 0)
         if prices.joker < 0:
             signed |= 255 << self._u.joker_shift
         self._signed = signed
@@ -192,6 +194,7 @@ class Search:
             return bound
         u = self._u
         nat = hand & u.natural_mask
+        choice = 0
         if not nat:
             result = self._jokers_only(hand >> u.joker_shift)[0]
         else:
@@ -218,15 +221,17 @@ class Search:
                     )
                     if got > result:
                         result = got
+                        choice = left
                         if got >= cap:
                             break
             else:
                 guard = u.guard
+                held = hand | guard
                 moves = self._moves[k]
                 if moves is None:
                     moves = self._priced(k)
                 for mask, gain, paid, neg in moves:
-                    r = (hand | guard) - mask
+                    r = held - mask
                     if r & guard == guard:
                         rest = r ^ guard
                         for nshift, field, nfree, nw, n in neg:
@@ -244,13 +249,38 @@ class Search:
                             got += gain
                             if got > result:
                                 result = got
+                                choice = mask
                                 if got >= cap:
                                     break
         if result >= need:
             self._memo[key] = result
+            # the first child in canonical order that reaches the result, as ``melds`` finds
+            # it: a child reaching it returns its exact value, every earlier one less
+            self._choice[key] = choice
         else:
             self._bound[key] = result
         return result
+
+    def placed_melds(self) -> tuple[Template, ...]:
+        """Return the melds of the answer from ``start`` after a ``most_tiles`` that reached
+        its ``need``: the choices it kept, the same melds ``melds`` would find."""
+        out: list[Template] = []
+        hand, must = self.start, 0
+        u = self._u
+        choice, templates = self._choice, self._templates
+        natural = u.natural_mask
+        while hand & natural:
+            got = choice[hand << 1 | must]
+            shift = FIELD * (((hand & -hand).bit_length() - 1) // FIELD)
+            if must:
+                out.append(templates[got])
+                hand -= got  # the hand holds the meld
+                must = 1 if (hand >> shift) & 15 else 0
+            else:
+                must = 1 if got < (hand >> shift) & 15 else 0
+                hand -= got << shift
+        out.extend(self._jokers_only(hand >> u.joker_shift)[1])
+        return tuple(out)
 
     def melds(self, hand: int) -> tuple[Template, ...]:
         """Return the melds of a best answer from ``hand`` (after ``best(hand)``)."""
@@ -349,6 +379,8 @@ class _Scored:
     universe: Universe
     table: dict[int, int]
     """Meld mask → score, every meld of the universe."""
+    templates: dict[int, Template]
+    """Meld mask → meld, every meld of the universe."""
     by_low: tuple[tuple[tuple[int, int, Template], ...], ...]
     """Per lowest slot, (mask, score, meld) in the universe's order."""
     windows: tuple[int, ...] | None
@@ -377,8 +409,9 @@ def _scored(universe: Universe, score: Score) -> _Scored:
     got = _SCORED.get(key)
     if got is not None and got.universe is universe:
         return got
-    table = {t.mask: score(t) for group in universe.by_low for t in group}
-    table.update((t.mask, score(t)) for t in universe.wild)
+    templates = {t.mask: t for group in universe.by_low for t in group}
+    templates.update((t.mask, t) for t in universe.wild)
+    table = {mask: score(t) for mask, t in templates.items()}
     by_low = tuple(tuple((t.mask, table[t.mask], t) for t in g) for g in universe.by_low)
     ones = _ones(universe)
     single = all(not (t.mask & universe.natural_mask & ~ones) for g in universe.by_low for t in g)
@@ -391,7 +424,9 @@ def _scored(universe: Universe, score: Score) -> _Scored:
     held: tuple[dict[tuple[int, int], _Held], ...] = tuple({} for _ in universe.by_low)
     if len(_SCORED) >= _SCORED_MAX:
         _SCORED.clear()
-    got = _SCORED[key] = _Scored(universe, table, by_low, windows, most_jokers, ones, held)
+    got = _SCORED[key] = _Scored(
+        universe, table, templates, by_low, windows, most_jokers, ones, held
+    )
     return got
 
 
@@ -417,18 +452,15 @@ def _prepare_scored(
     moves: list[tuple[_Move, ...]] = [()] * universe.kinds
     used = 0
     nat = hand & universe.natural_mask
-    rest = nat
-    present = []
+    counts = slot_counts(nat, universe.kinds)
+    present = [k for k, c in enumerate(counts) if c]
     windows = scored.windows
     jokers = hand >> universe.joker_shift
     if windows is not None:
         seen = (nat | nat >> 1 | nat >> 2) & scored.ones
         most_jokers = scored.most_jokers
         nat_mask = universe.natural_mask
-        while rest:
-            k = ((rest & -rest).bit_length() - 1) // FIELD
-            rest &= ~(15 << (FIELD * k))
-            present.append(k)
+        for k in present:
             window = seen & windows[k]
             key = (window, min(jokers, most_jokers[k]))
             memo = scored.held[k]
@@ -448,10 +480,7 @@ def _prepare_scored(
     else:
         guard = universe.guard
         held = hand | guard
-        while rest:
-            k = ((rest & -rest).bit_length() - 1) // FIELD
-            rest &= ~(15 << (FIELD * k))
-            present.append(k)
+        for k in present:
             group = [x for x in scored.by_low[k] if (held - x[0]) & guard == guard]
             if group:
                 cands[k] = tuple(x[2] for x in group)
@@ -459,12 +488,12 @@ def _prepare_scored(
                 used |= sum_masks(x[0] for x in group)
     start = hand
     size = jokers
+    placed = slot_counts(used, universe.kinds)
     for k in present:
-        shift = FIELD * k
-        count = (hand >> shift) & 15
-        if not (used >> shift) & 15:
+        count = counts[k]
+        if not placed[k]:  # no held meld uses the face: its rack copies stay out
             drop = min(count, free[k])
-            start -= drop << shift
+            start -= drop << (FIELD * k)
             count -= drop
         size += count
     return cands, moves, start, size

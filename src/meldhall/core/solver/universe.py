@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from functools import cache, lru_cache, partial
 from itertools import combinations
+from operator import itemgetter
 
 from meldhall.core.solver.melds import Face, Meld
 from meldhall.core.solver.rules import LadderValue, MeldRules, TileSum
@@ -71,25 +72,75 @@ def encode(counts: Sequence[int], jokers: int, rules: MeldRules) -> int:
         raise ValueError(f"counts need {rules.kinds} entries, got {len(counts)}")
     if not 0 <= jokers <= MAX_JOKERS:
         raise ValueError(f"jokers must be in 0..{MAX_JOKERS}, got {jokers}")
-    packed = jokers << joker_shift(rules)
-    shifts = _shifts(rules)
-    for k, c in enumerate(counts):
-        if c:
-            if not 0 <= c <= MAX_COUNT:
-                raise ValueError(f"count of kind {k} must be in 0..{MAX_COUNT}, got {c}")
-            packed |= c << shifts[k]
-    return packed
+    if min(counts) < 0 or max(counts) > MAX_COUNT:
+        k, c = next((k, c) for k, c in enumerate(counts) if not 0 <= c <= MAX_COUNT)
+        raise ValueError(f"count of kind {k} must be in 0..{MAX_COUNT}, got {c}")
+    layout = _layout(rules)
+    # one byte a slot of the even slots, then of the odd ones: each lands on its 4-bit field
+    even = int.from_bytes(bytes(layout.even(counts)), "little")
+    odd = int.from_bytes(bytes(layout.odd(counts)), "little")
+    return even | odd << FIELD | jokers << layout.joker_shift
 
 
 def decode(packed: int, rules: MeldRules) -> tuple[tuple[int, ...], int]:
     """Return the count array and joker count of a packed hand."""
-    counts = tuple((packed >> s) & 15 for s in _shifts(rules))
-    return counts, packed >> joker_shift(rules)
+    layout = _layout(rules)
+    return layout.kinds_of(slot_counts(packed, rules.kinds)), packed >> layout.joker_shift
+
+
+def slot_counts(packed: int, kinds: int) -> bytearray:
+    """Return the counts of the ``kinds`` natural slots of a packed hand, in slot order (one
+    more, 0, when ``kinds`` is odd)."""
+    width = (kinds + 1) // 2
+    fields = (packed & ((1 << FIELD * kinds) - 1)).to_bytes(width, "little")
+    slots = bytearray(2 * width)
+    slots[0::2] = fields.translate(_LOW)
+    slots[1::2] = fields.translate(_HIGH)
+    return slots
+
+
+_LOW = bytes(b & 15 for b in range(256))
+_HIGH = bytes(b >> FIELD for b in range(256))
+
+
+@dataclass(frozen=True, slots=True)
+class _Layout:
+    """Where a rule set's count-array entries sit in a packed hand."""
+
+    by_slot: Callable[[Sequence[int]], tuple[int, ...]]
+    """A count array's entries in slot order."""
+    even: Callable[[Sequence[int]], tuple[int, ...]]
+    """Its entries of the even slots, in slot order."""
+    odd: Callable[[Sequence[int]], tuple[int, ...]]
+    """Its entries of the odd slots, in slot order."""
+    kinds_of: Callable[[Sequence[int]], tuple[int, ...]]
+    """The count array of a sequence of counts in slot order."""
+    joker_shift: int
 
 
 @lru_cache(maxsize=256)
-def _shifts(rules: MeldRules) -> tuple[int, ...]:
-    return tuple(FIELD * slot_of_kind(k, rules) for k in range(rules.kinds))
+def _layout(rules: MeldRules) -> _Layout:
+    kinds = rules.kinds
+    slots = [slot_of_kind(k, rules) for k in range(kinds)]
+    order = sorted(range(kinds), key=slots.__getitem__)
+    shift = joker_shift(rules)
+    return _Layout(
+        by_slot=_getter(order),
+        even=_getter(order[0::2]),
+        odd=_getter(order[1::2]),
+        kinds_of=_getter(slots),
+        joker_shift=shift,
+    )
+
+
+def _getter(indices: Sequence[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """Return a function giving the entries of a sequence at ``indices``, as a tuple."""
+    if len(indices) == 1:
+        only = indices[0]
+        return lambda seq: (seq[only],)
+    if not indices:
+        return lambda seq: ()
+    return itemgetter(*indices)
 
 
 def slot(colour: int, number: int, rules: MeldRules) -> int:
@@ -104,10 +155,9 @@ def slot_of_kind(kind: int, rules: MeldRules) -> int:
 
 def by_slot(counts: Sequence[int], rules: MeldRules) -> list[int]:
     """Return a count array reordered by slot."""
-    out = [0] * rules.kinds
-    for s, c in zip(_shifts(rules), counts, strict=True):
-        out[s // FIELD] = c
-    return out
+    if len(counts) != rules.kinds:
+        raise ValueError(f"counts need {rules.kinds} entries, got {len(counts)}")
+    return list(_layout(rules).by_slot(counts))
 
 
 Raw = tuple[int, int, int, int, Callable[[], Meld]]

@@ -1,11 +1,12 @@
-"""Ladder Okey's reach bot: before opening it keeps the discard that leaves an opening
-reachable over the coming draws, where the strong bot's keep score would throw it."""
+"""Ladder Okey's strong bot (the reach bot): before opening it keeps the discard that leaves an
+opening reachable over the coming draws, where the keep score alone would throw it."""
 
 from __future__ import annotations
 
 import json
 import random
 
+from meldhall.bots.okey_ladder import BOTS
 from meldhall.bots.okey_ladder_reach import ReachBot, reach_counts, unseen_tiles
 from meldhall.bots.okey_ladder_strong import StrongBot
 from meldhall.core.engine import Bot
@@ -31,6 +32,10 @@ def _discard(bot: Bot, state: LadderState, seed: int) -> str:
     action = bot.choose(obs, state.legal_actions(0), random.Random(seed))
     assert action in state.legal_actions(0)
     return str(action)
+
+
+def test_the_strong_bot_is_the_reach_bot() -> None:
+    assert type(BOTS["strong"]()) is ReachBot
 
 
 def test_reach_counts_tell_a_live_discard_from_a_dead_one() -> None:

@@ -1,5 +1,5 @@
-"""Ladder Okey's reach bot: the strong bot whose discard before opening keeps the best chance
-of opening over the coming draws (docs/bots.md).
+"""Ladder Okey's ``strong`` bot: the keep-score bot (``okey_ladder_strong``) whose discard
+before opening keeps the best chance of opening over the coming draws (docs/bots.md).
 
 An unopened seat pays the whole base, so before opening it judges each discard (one tile a
 face) by how many of ``SAMPLES`` sampled futures let it open: each future draws ``DRAWS``
@@ -8,7 +8,7 @@ cancels), and the hand without the discard plus the draws reaches the need when 
 series (the core solver, exact) or its best pairs reach their requirements. A future whose
 whole hand (the discard kept) falls short is short for every candidate, and a candidate the
 best arrangement leaves over reaches whenever the whole hand does, so most futures cost one
-search. Ties (most often: no future reaches) go to the strong bot's keep score.
+search. Ties (among them: no future reaches) go to the keep score.
 """
 
 from __future__ import annotations
@@ -26,8 +26,9 @@ from meldhall.games.okey_ladder.hints import ID_OF, ids
 from meldhall.games.okey_ladder.opening import LADDER_RULES, rack_counts
 from meldhall.games.okey_ladder.pieces import WILD, Jokers, colour_of, number_of
 
-DRAWS = 3
-"""Tiles each sampled future draws (the hand is judged with all of them at once)."""
+DRAWS = 5
+"""Tiles each sampled future draws (the hand is judged with all of them at once; 5 beat 3 in
+paired tournaments, docs/bots.md)."""
 
 SAMPLES = 24
 """Sampled futures per discard decision before opening."""
@@ -114,7 +115,7 @@ def reach_counts(
 
 
 class ReachBot(StrongBot):
-    """``strong`` with its discards before opening judged by sampled futures (module
+    """The keep-score bot with its discards before opening judged by sampled futures (module
     docstring)."""
 
     def __init__(self, samples: int = SAMPLES, draws: int = DRAWS) -> None:
@@ -126,7 +127,7 @@ class ReachBot(StrongBot):
     def choose(
         self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
     ) -> Action:
-        """Return the strong bot's move, with the discard before opening by reach."""
+        """Return the keep-score bot's move, with the discard before opening by reach."""
         self.rng = rng
         return super().choose(observation, legal, rng)
 
@@ -153,8 +154,3 @@ class ReachBot(StrongBot):
         )
         best = max(range(len(faces)), key=lambda i: (reach[i], -use[by_face[faces[i]].tile]))
         return by_face[faces[best]]
-
-
-def reach_bot() -> ReachBot:
-    """Return a new reach bot (for ``scripts/paired_tournament.py``)."""
-    return ReachBot()

@@ -1,5 +1,6 @@
-"""Ladder Okey's ``strong`` bot: the greedy bot with discards aimed at the opening
-(docs/bots.md).
+"""Ladder Okey's keep-score bot (the ``strong`` bot before ``okey_ladder_reach``, which builds
+on it; scripts name it ``meldhall.bots.okey_ladder_strong:StrongBot``): the greedy bot with
+discards aimed at the opening (docs/bots.md).
 
 In 101 a seat that never opens pays the whole base (400-800) while an opened loser pays 10 a
 tile, so before opening everything serves the opening: it plays like ``greedy``

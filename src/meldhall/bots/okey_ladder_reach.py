@@ -17,8 +17,7 @@ import random
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from meldhall.bots.okey_ladder import _safe_discards, _unblock
-from meldhall.bots.okey_ladder_strong import StrongBot, seen_faces, usefulness
+from meldhall.bots.okey_ladder_strong import StrongBot
 from meldhall.core.engine import JSON, Action
 from meldhall.core.solver import best_pairs, best_partition
 from meldhall.games.okey_ladder.actions import Discard
@@ -132,25 +131,28 @@ class ReachBot(StrongBot):
         return super().choose(observation, legal, rng)
 
     def _discard(self, obs: Mapping[str, Any], legal: Sequence[Action], jokers: Jokers) -> Action:
-        if obs["opened"][obs["seat"]] != "none" or obs["laid"] is not None:
-            return super()._discard(obs, legal, jokers)
-        discards = [a for a in legal if isinstance(a, Discard)]
-        if len(discards) < 2:
-            return discards[0] if discards else (_unblock(legal) or legal[0])
-        safe = _safe_discards(obs, legal, jokers)
-        hand = ids(obs["hand"])
-        use = usefulness(hand, jokers.eff, seen_faces(obs), False)
-        eff = jokers.eff
+        chosen = super()._discard(obs, legal, jokers)
+        if type(chosen) is not Discard or obs["laid"] is not None:
+            return chosen
+        if obs["opened"][obs["seat"]] != "none":
+            return chosen
         by_face: dict[int, Discard] = {}
-        for d in sorted(safe, key=lambda d: (use[d.tile], d.tile)):
-            if eff[d.tile] != WILD:
-                by_face.setdefault(eff[d.tile], d)
+        for d in self._ranked(obs, legal, jokers):
+            if jokers.eff[d.tile] != WILD:
+                by_face.setdefault(jokers.eff[d.tile], d)
         if len(by_face) < 2:
-            return min(safe, key=lambda d: (use[d.tile], d.tile))
+            return chosen
         faces = list(by_face)
         needs = (obs["need"], obs["pairs_need"])
         reach = reach_counts(
-            hand, faces, unseen_tiles(obs), jokers, needs, self.rng, self.samples, self.draws
+            hand=ids(obs["hand"]),
+            faces=faces,
+            unseen=unseen_tiles(obs),
+            jokers=jokers,
+            needs=needs,
+            rng=self.rng,
+            samples=self.samples,
+            draws=self.draws,
         )
-        best = max(range(len(faces)), key=lambda i: (reach[i], -use[by_face[faces[i]].tile]))
+        best = max(range(len(faces)), key=lambda i: (reach[i], -i))
         return by_face[faces[best]]

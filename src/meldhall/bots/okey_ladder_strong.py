@@ -99,7 +99,14 @@ class StrongBot(GreedyBot):
             return way_out if way_out is not None else legal[0]
         if len(discards) == 1:
             return discards[0]
+        return self._ranked(obs, legal, jokers)[0]
+
+    def _ranked(
+        self, obs: Mapping[str, Any], legal: Sequence[Action], jokers: Jokers
+    ) -> list[Discard]:
+        """Return the safe discards (``_safe_discards``) by keep score, the first to throw
+        first."""
         safe = _safe_discards(obs, legal, jokers)
         opened = obs["opened"][obs["seat"]] != "none"
         use = usefulness(ids(obs["hand"]), jokers.eff, seen_faces(obs), opened)
-        return min(safe, key=lambda d: (use[d.tile], d.tile))
+        return sorted(safe, key=lambda d: (use[d.tile], d.tile))

@@ -490,10 +490,10 @@ class GreedyBot:
 
 
 def _strong() -> Bot:
-    """Return the strong bot (``okey_ladder_strong``; imported late, it builds on this module)."""
-    from meldhall.bots.okey_ladder_strong import StrongBot
+    """Return the strong bot (``okey_ladder_reach``; imported late, it builds on this module)."""
+    from meldhall.bots.okey_ladder_reach import ReachBot
 
-    return StrongBot()
+    return ReachBot()
 
 
 BOTS: dict[str, Callable[[], Bot]] = {"random": RandomBot, "greedy": GreedyBot, "strong": _strong}

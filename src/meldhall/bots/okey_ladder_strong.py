@@ -1,5 +1,6 @@
-"""Ladder Okey's ``strong`` bot: the greedy bot with discards aimed at the opening
-(docs/bots.md).
+"""Ladder Okey's keep-score bot (the ``strong`` bot before ``okey_ladder_reach``, which builds
+on it; scripts name it ``meldhall.bots.okey_ladder_strong:StrongBot``): the greedy bot with
+discards aimed at the opening (docs/bots.md).
 
 In 101 a seat that never opens pays the whole base (400-800) while an opened loser pays 10 a
 tile, so before opening everything serves the opening: it plays like ``greedy``
@@ -98,7 +99,14 @@ class StrongBot(GreedyBot):
             return way_out if way_out is not None else legal[0]
         if len(discards) == 1:
             return discards[0]
+        return self._ranked(obs, legal, jokers)[0]
+
+    def _ranked(
+        self, obs: Mapping[str, Any], legal: Sequence[Action], jokers: Jokers
+    ) -> list[Discard]:
+        """Return the safe discards (``_safe_discards``) by keep score, the first to throw
+        first."""
         safe = _safe_discards(obs, legal, jokers)
         opened = obs["opened"][obs["seat"]] != "none"
         use = usefulness(ids(obs["hand"]), jokers.eff, seen_faces(obs), opened)
-        return min(safe, key=lambda d: (use[d.tile], d.tile))
+        return sorted(safe, key=lambda d: (use[d.tile], d.tile))

@@ -7,13 +7,14 @@ import json
 import random
 
 from meldhall.bots.okey_ladder import BOTS
-from meldhall.bots.okey_ladder_reach import ReachBot, reach_counts, unseen_tiles
+from meldhall.bots.okey_ladder_reach import ReachBot, reach_counts
 from meldhall.bots.okey_ladder_strong import StrongBot
 from meldhall.core.engine import Bot
 from meldhall.core.rng import seed_from_text
 from meldhall.games.okey_ladder import GAME
 from meldhall.games.okey_ladder.hints import ID_OF, ids, jokers_of
 from meldhall.games.okey_ladder.position import build_position
+from meldhall.games.okey_ladder.sample import unseen_tiles
 from meldhall.games.okey_ladder.state import LadderState
 from meldhall.simulate import play_match
 

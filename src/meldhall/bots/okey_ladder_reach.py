@@ -21,9 +21,10 @@ from meldhall.bots.okey_ladder_strong import StrongBot
 from meldhall.core.engine import JSON, Action
 from meldhall.core.solver import best_pairs, best_partition
 from meldhall.games.okey_ladder.actions import Discard
-from meldhall.games.okey_ladder.hints import ID_OF, ids
+from meldhall.games.okey_ladder.hints import ids
 from meldhall.games.okey_ladder.opening import LADDER_RULES, rack_counts
 from meldhall.games.okey_ladder.pieces import WILD, Jokers, colour_of, number_of
+from meldhall.games.okey_ladder.sample import unseen_tiles
 
 DRAWS = 5
 """Tiles each sampled future draws (the hand is judged with all of them at once; 5 beat 3 in
@@ -54,17 +55,6 @@ def best_of(counts: list[int], jokers: int, okey: int, pairs: bool) -> _Best:
         _CACHE.clear()
     found = _CACHE[key] = (sol.value, sol.leftover)
     return found
-
-
-def unseen_tiles(obs: Mapping[str, Any]) -> list[int]:
-    """Return the ids of the tiles the seat cannot see: not in its hand, on the table, in
-    the shown part of a discard pile, nor the indicator."""
-    seen = {ID_OF[obs["indicator"]], *ids(obs["hand"])}
-    for pile in obs["discards"]:
-        seen.update(ids(pile["tiles"]))
-    for combo in obs["table"]:
-        seen.update(ids(combo["tiles"]))
-    return [t for t in range(106) if t not in seen]
 
 
 def _reaches(

@@ -24,6 +24,9 @@ from meldhall.games.sampling import TokenIds, seated_viewer
 
 _ID = TokenIds(TOKEN)
 
+TILE_COUNT = 106
+"""Tiles in a Ladder Okey set (ids 0 .. 105)."""
+
 
 def sample(observation: Mapping[str, JSON], rng: random.Random) -> LadderState:
     """Return a State consistent with a seat's observation, hidden tiles dealt from ``rng``;
@@ -56,7 +59,6 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> LadderState:
     state.ends_used = {(c, END_NAMES.index(e)) for c, e in obs["ends_used"]}
     state.jokers_placed = set(_ID.many(obs["jokers_placed"]))
 
-    seen = {jokers.indicator}
     state.combos = {}
     for view in obs["table"]:
         tiles = _ID.many(view["tiles"])
@@ -66,16 +68,10 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> LadderState:
             raise MeldhallError(f"okey-ladder sample: combination {view['id']} is not valid")
         combo = Combo(view["id"], view["owner"], kind, tiles, start, view["provisional"])
         state.combos[combo.cid] = combo
-        seen.update(tiles)
     state.provisional = [c.cid for c in state.combos.values() if c.provisional]
     own = _ID.many(obs["hand"])
-    seen.update(own)
     shown = [_ID.many(p["tiles"]) for p in obs["discards"]]
-    for tiles in shown:
-        seen.update(tiles)
-    if state.taken >= 0:
-        seen.add(state.taken)
-    unseen = [t for t in range(106) if t not in seen]
+    unseen = unseen_tiles(obs)
     rng.shuffle(unseen)
     state.piles = []
     for s, pile in enumerate(obs["discards"]):
@@ -101,3 +97,18 @@ def sample(observation: Mapping[str, JSON], rng: random.Random) -> LadderState:
         )
     state.wall = unseen
     return state
+
+
+def unseen_tiles(observation: Mapping[str, JSON]) -> list[int]:
+    """Return, in id order, the ids of the tiles a seat cannot see: not the indicator, not
+    on the table, not in its hand, not in the part of a discard pile it may look through,
+    and not the discard taken this turn."""
+    obs: Any = observation
+    seen = {_ID[obs["indicator"]], *_ID.many(obs["hand"])}
+    for view in obs["table"]:
+        seen.update(_ID.many(view["tiles"]))
+    for pile in obs["discards"]:
+        seen.update(_ID.many(pile["tiles"]))
+    if obs["taken"] is not None:
+        seen.add(_ID[obs["taken"]])
+    return [t for t in range(TILE_COUNT) if t not in seen]

@@ -109,10 +109,7 @@ class Match:
         """Return the int8 action mask of ``seat``: 1 for every token that continues a
         legal action (all 0 when the seat may not act)."""
         if seat in self.state.to_act():
-            decision = self.decision
-            if decision is None or self.decider != seat:
-                decision = self.decision_of(seat)
-            return decision.mask(self._vocab_size)
+            return self.decision_of(seat).mask(self._vocab_size)
         return np.zeros(self._vocab_size, dtype=np.int8)
 
     def observe(self, seat: int) -> np.ndarray:
@@ -120,10 +117,7 @@ class Match:
         how many times each token stands in its decision spelled so far."""
         state = self.state
         if seat in state.to_act():
-            decision = self.decision
-            if decision is None or self.decider != seat:
-                decision = self.decision_of(seat)
-            return self.direct.array(state, seat, self._blank, decision.prefix)
+            return self.direct.array(state, seat, self._blank, self.decision_of(seat).prefix)
         return self.direct.array(state, seat, self._blank)
 
     def read(self, seat: int, fresh: bool = True) -> tuple[np.ndarray, np.ndarray]:

@@ -35,7 +35,8 @@ TIMELINE = False
 TIMELINE_JS = """
 (() => performance.getEntries()
   .filter((e) => e.entryType === 'navigation' || e.entryType === 'resource')
-  .map((e) => `${Math.round(e.startTime)}-${Math.round(e.responseEnd)} ms  ${e.name.replace(location.origin, '')}`)
+  .map((e) => `${Math.round(e.startTime)}-${Math.round(e.responseEnd)} ms  `
+    + e.name.replace(location.origin, ''))
   .join('\\n') + '\\n' + window.__ws.join('\\n') + `\\nready ${Math.round(window.__ready)} ms`)()
 """
 READY = """
@@ -52,12 +53,16 @@ READY = """
     const ws = new Native(...args);
     window.__ws.push(`created ${Math.round(performance.now())}`);
     ws.addEventListener('open', () => window.__ws.push(`open ${Math.round(performance.now())}`));
-    ws.addEventListener('message', (e) => window.__ws.push(`message ${Math.round(performance.now())} ${String(e.data).slice(0, 20)}`));
+    ws.addEventListener('message', (e) => {
+      window.__ws.push(`message ${Math.round(performance.now())} ${String(e.data).slice(0, 20)}`);
+    });
     return ws;
   };
   window.WebSocket.prototype = Native.prototype;
   Object.assign(window.WebSocket, { CONNECTING: 0, OPEN: 1, CLOSING: 2, CLOSED: 3 });
-  document.addEventListener('DOMContentLoaded', () => window.__ws.push(`domcontentloaded ${Math.round(performance.now())}`));
+  document.addEventListener('DOMContentLoaded', () => {
+    window.__ws.push(`domcontentloaded ${Math.round(performance.now())}`);
+  });
 })();
 """
 
@@ -105,7 +110,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--game", default="okey")
     parser.add_argument("--runs", type=int, default=5)
-    parser.add_argument("--timeline", action="store_true", help="print each load's resource timings")
+    parser.add_argument(
+        "--timeline", action="store_true", help="print each load's resource timings"
+    )
     args = parser.parse_args()
     global TIMELINE
     TIMELINE = args.timeline
@@ -120,7 +127,9 @@ def main() -> int:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=CHROMIUM, args=["--headless"])
                 for _ in range(args.runs):
-                    context = browser.new_context(viewport={"width": 844, "height": 390}, bypass_csp=True)
+                    context = browser.new_context(
+                        viewport={"width": 844, "height": 390}, bypass_csp=True
+                    )
                     context.add_init_script(READY)
                     page = context.new_page()
                     cold.append(ready_ms(page, url))

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from meldhall.core.rng import SeededStream, derive
 from meldhall.games.okey.deal import canonical_deal
 from meldhall.games.okey_ladder.options import LadderOptions
+from meldhall.games.okey_ladder.pieces import TILE_COUNT
 
 SEATS = 4
 
@@ -45,6 +46,6 @@ def explicit_deal(options: LadderOptions) -> HandDeal:
     indicator, hands, wall = options.explicit_tiles
     racks = tuple(tuple(t.id for t in hand) for hand in hands)
     listed = {indicator.id, *(t for r in racks for t in r), *(t.id for t in wall)}
-    rest = [t for t in range(106) if t not in listed]
+    rest = [t for t in range(TILE_COUNT) if t not in listed]
     first = 0 if options.first_player is None else options.first_player
     return HandDeal(indicator.id, racks, (*(t.id for t in wall), *rest), first)

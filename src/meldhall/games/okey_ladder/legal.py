@@ -33,7 +33,7 @@ from meldhall.games.okey_ladder.actions import (
     TakeDiscard,
 )
 from meldhall.games.okey_ladder.combos import GROUP, PAIR, RUN, SET, colour_mask
-from meldhall.games.okey_ladder.pieces import WILD, colour_of, number_of
+from meldhall.games.okey_ladder.pieces import TILE_COUNT, WILD, colour_of, number_of
 from meldhall.games.okey_ladder.scoring import NONE, PAIRS, SERIES
 
 if TYPE_CHECKING:
@@ -42,7 +42,7 @@ if TYPE_CHECKING:
 __all__ = ["actions", "meld_actions"]
 
 _DRAW, _TAKE, _RETURN, _RECALL = Draw(), TakeDiscard(), ReturnTaken(), Recall()
-_DISCARDS = tuple(Discard(t) for t in range(106))
+_DISCARDS = tuple(Discard(t) for t in range(TILE_COUNT))
 
 
 _INTERNED: dict[tuple[int, tuple[int, ...]], Meld] = {}

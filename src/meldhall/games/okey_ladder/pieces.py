@@ -15,7 +15,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from functools import cache
 
-from meldhall.core.okey_family import FACE_NAMES, TOKENS, okey_identity
+from meldhall.core.okey_family import FACE_NAMES, TILE_COUNT, TOKENS, okey_identity
 from meldhall.core.tiles import OKEY_COLOURS, OKEY_TILES, parse_okey
 
 WILD = -1
@@ -33,7 +33,7 @@ TOKEN = TOKENS
 FACE_NAME = FACE_NAMES
 """Name of every face: ``FACE_NAME[4] == 'R5'``."""
 
-__all__ = ["FACE_NAME", "FACE_OF", "TOKEN", "WILD", "Jokers", "parse_okey"]
+__all__ = ["FACE_NAME", "FACE_OF", "TILE_COUNT", "TOKEN", "WILD", "Jokers", "parse_okey"]
 
 
 def colour_of(face: int) -> int:

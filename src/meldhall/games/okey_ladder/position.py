@@ -23,7 +23,7 @@ from meldhall.core.errors import OptionsError, ParseError
 from meldhall.core.tiles import parse_okey_many, split_tokens
 from meldhall.games.okey_ladder.combos import KIND_NAMES, Combo, shape
 from meldhall.games.okey_ladder.options import parse_ladder_options
-from meldhall.games.okey_ladder.pieces import Jokers
+from meldhall.games.okey_ladder.pieces import TILE_COUNT, Jokers
 from meldhall.games.okey_ladder.scoring import OPENED_NAMES
 from meldhall.games.okey_ladder.state import ACT, LadderState
 
@@ -66,7 +66,7 @@ def build_position(
     state.racks = [sorted(r) for r in parts[1:5]]
     state.piles = [list(p) for p in parts[-4:]]
     listed = {t for part in parts for t in part}
-    centre = parts[5 + len(table)] + [t for t in range(106) if t not in listed]
+    centre = parts[5 + len(table)] + [t for t in range(TILE_COUNT) if t not in listed]
     state.wall = list(reversed(centre))
     for (owner, kind, _), tiles in zip(table, parts[5 : 5 + len(table)], strict=True):
         k = KIND_NAMES.index(kind)

@@ -17,15 +17,12 @@ from meldhall.core.errors import MeldhallError
 from meldhall.games.okey_ladder.combos import END_NAMES, KIND_NAMES, Combo, shape
 from meldhall.games.okey_ladder.deal import SEATS
 from meldhall.games.okey_ladder.options import parse_ladder_options
-from meldhall.games.okey_ladder.pieces import TOKEN, Jokers
+from meldhall.games.okey_ladder.pieces import TILE_COUNT, TOKEN, Jokers
 from meldhall.games.okey_ladder.scoring import OPENED_NAMES
 from meldhall.games.okey_ladder.state import LadderState
 from meldhall.games.sampling import TokenIds, seated_viewer
 
 _ID = TokenIds(TOKEN)
-
-TILE_COUNT = 106
-"""Tiles in a Ladder Okey set (ids 0 .. 105)."""
 
 
 def sample(observation: Mapping[str, JSON], rng: random.Random) -> LadderState:

@@ -43,7 +43,15 @@ from meldhall.games.okey_ladder.combos import (
 )
 from meldhall.games.okey_ladder.deal import SEATS, HandDeal, deal_hand, explicit_deal, first_player
 from meldhall.games.okey_ladder.options import LadderOptions
-from meldhall.games.okey_ladder.pieces import FACE_NAME, TOKEN, WILD, Jokers, colour_of, number_of
+from meldhall.games.okey_ladder.pieces import (
+    FACE_NAME,
+    TILE_COUNT,
+    TOKEN,
+    WILD,
+    Jokers,
+    colour_of,
+    number_of,
+)
 from meldhall.games.okey_ladder.scoring import (
     NONE,
     OPENED_NAMES,
@@ -279,8 +287,8 @@ class LadderState:
         tiles = list(tiles)
         rack = self.racks[seat]
         for t in tiles:
-            if not 0 <= t < 106 or t not in rack:
-                token = TOKEN[t] if 0 <= t < 106 else str(t)
+            if not 0 <= t < TILE_COUNT or t not in rack:
+                token = TOKEN[t] if 0 <= t < TILE_COUNT else str(t)
                 raise _illegal("TILE_NOT_IN_HAND", seat, action, f"{token} is not in the hand")
         if len(set(tiles)) != len(tiles):
             raise _illegal("INVALID_COMBINATION", seat, action, "a tile is named twice")
@@ -917,7 +925,7 @@ class LadderState:
                 raise EngineBug(f"okey-ladder: combination {cid} provisional flag wrong")
             if c.provisional and (c.owner != self.to_move or self.opened[c.owner] != NONE):
                 raise EngineBug(f"okey-ladder: provisional combination {cid} of an opener")
-        if sorted(seen) != list(range(106)):
+        if sorted(seen) != list(range(TILE_COUNT)):
             raise EngineBug("okey-ladder: tiles lost or doubled")
         for s in range(SEATS):
             owns = any(c.owner == s and not c.provisional for c in self.combos.values())

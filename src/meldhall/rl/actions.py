@@ -49,6 +49,10 @@ DECISION_CACHE_LIMIT = 256
 again. Kept small: a fixed tuple (an engine's claim answers) is met again within a few
 decisions, a fresh one (a hand's discards) never, and every fresh decision kept alive is
 work for the garbage collector until the memory is cleared."""
+DERIVE_LIMIT = 6
+"""Actions gone and come, together, up to which ``Decision.derived`` changes a flat point
+(a seat's discards after its discard and draw: 2; after a claimed pung: 3) instead of
+leaving the new decision to be built afresh."""
 
 
 class Vocabulary:
@@ -74,6 +78,12 @@ class Vocabulary:
 
     def __len__(self) -> int:
         return len(self.words)
+
+    def kept(self, legal: Sequence[Action]) -> Decision | None:
+        """Return the first point kept for the very object ``legal`` (``Decision.of``), or
+        None."""
+        hit = self.decisions.get(id(legal))
+        return hit[1] if hit is not None and hit[0] is legal else None
 
     def spell_action(self, action: Action) -> tuple[int, ...]:
         """Return ``spell(action.to_json())``, remembered per action (actions are values)
@@ -138,9 +148,12 @@ class Decision:
 
     A point never changes: ``after`` makes the point a token leads to once and keeps it in
     ``next``, so a decision met again (the same legal tuple: ``of``) walks points already
-    made, their options and masks included."""
+    made, their options and masks included. A first point whose every option has one
+    spelling (a hand's discards) is *flat*: its ``next`` holds every option's action from
+    the start, and ``derived`` makes the point of a legal tuple that differs from it by a
+    few actions by changing a copy of it."""
 
-    __slots__ = ("_live", "_mask", "_options", "next", "prefix", "spelled")
+    __slots__ = ("_ids", "_live", "_mask", "_options", "next", "prefix", "spelled")
 
     def __init__(
         self,
@@ -156,6 +169,8 @@ class Decision:
         self._mask: np.ndarray | None = None
         self.next: dict[int, Decision | Action] = {}
         """What each token chosen here so far led to (``after``)."""
+        self._ids: dict[int, tuple[int, ...]] | None = None
+        """A flat point's spellings by the identity of their actions (None: not flat)."""
 
     @classmethod
     def of(cls, vocab: Vocabulary, legal: Sequence[Action]) -> Decision:
@@ -163,9 +178,9 @@ class Decision:
         taken; raise ``EngineBug`` when two legal actions spell the same. A legal tuple seen
         before (the same object: engines keep fixed answers and cache their listings) gives
         the point made for it then."""
-        hit = vocab.decisions.get(id(legal))
-        if hit is not None and hit[0] is legal:
-            return hit[1]
+        kept = vocab.kept(legal)
+        if kept is not None:
+            return kept
         spell = vocab.spell_action
         known = vocab._by_id.get
         keys = [k[1] if (k := known(id(a))) is not None and k[0] is a else spell(a) for a in legal]
@@ -175,10 +190,65 @@ class Decision:
         first = _point(spelled, [], keys, chosen=False)
         if not isinstance(first, Decision):
             raise EngineBug(f"a decision over {[str(a) for a in legal]} needs no choice")
+        if len(first._options) == len(keys) > 1:
+            n = len(first.prefix)
+            first.next = dict(zip([k[n] for k in keys], legal, strict=True))
+            first._ids = dict(zip(map(id, legal), keys, strict=True))
         if isinstance(legal, tuple):
             if len(vocab.decisions) >= DECISION_CACHE_LIMIT:
                 vocab.decisions.clear()
             vocab.decisions[id(legal)] = (legal, first)
+        return first
+
+    @property
+    def flat(self) -> bool:
+        """Return True for a first point whose every option has one spelling (``derived``
+        works from it)."""
+        return self._ids is not None
+
+    def derived(self, vocab: Vocabulary, legal: Sequence[Action]) -> Decision | None:
+        """Return the first point of a decision over ``legal`` made from this flat point
+        (equal to ``Decision.of(vocab, legal)``: the actions gone dropped, the actions come
+        added, two bytes of the mask changed), or None when that is not known to be equal:
+        this point not flat, more than ``DERIVE_LIMIT`` actions changed, an action come
+        never spelled (``spell_action``), outside the prefix or sharing its option."""
+        ids = self._ids
+        if ids is None or len(legal) < 2:
+            return None
+        now = set(map(id, legal))
+        gone = ids.keys() - now
+        came = now - ids.keys()
+        if len(gone) + len(came) > DERIVE_LIMIT or len(now) != len(legal):
+            return None
+        prefix = self.prefix
+        n = len(prefix)
+        nxt = self.next.copy()
+        spelled = self.spelled.copy()
+        keys = ids.copy()
+        flip: list[int] = []
+        for i in gone:
+            key = keys.pop(i)
+            del nxt[key[n]], spelled[key]
+            flip.append(key[n])
+        known = vocab._by_id.get
+        for i in came:
+            hit = known(i)  # its action is the live one of that identity: the entry holds it
+            if hit is None:
+                return None
+            action, key = hit
+            if len(key) <= n or key[n] in nxt or key[:n] != prefix:
+                return None
+            nxt[key[n]] = spelled[key] = action
+            keys[i] = key
+            flip.append(key[n])
+        first = Decision(spelled, prefix, list(map(keys.__getitem__, map(id, legal))), sorted(nxt))
+        first.next = nxt
+        first._ids = keys
+        if self._mask is not None:
+            mask = first._mask = self._mask.copy()
+            for token in flip:
+                mask[token] ^= 1
+            mask.flags.writeable = False
         return first
 
     def options(self) -> list[int]:

@@ -69,6 +69,9 @@ class Match:
         self.state: State = self.game.new_state(self.options, self.seats, b"unset")
         self.decision: Decision | None = None
         self.decider: int | None = None
+        self._flat: list[tuple[Sequence[Action], Decision] | None] = [None] * self.seats
+        """Each seat's last flat first point made for a fresh legal tuple, with the tuple
+        (what its next such decision is derived from)."""
         self.scores = [0.0] * self.seats
         self.last_events: tuple[Event, ...] = ()
         self._views: dict[int | None, dict[str, JSON]] = {}
@@ -79,6 +82,7 @@ class Match:
         self._views = {}
         self.decision = None
         self.decider = None
+        self._flat = [None] * self.seats
         self.scores = self.current_scores()
         self.last_events = ()
 
@@ -99,9 +103,24 @@ class Match:
         return self.state.to_act()
 
     def decision_of(self, seat: int) -> Decision:
-        """Return the decision in progress of ``seat`` (begun on first use)."""
+        """Return the decision in progress of ``seat`` (begun on first use: the point kept
+        for its legal tuple, else one derived from the seat's last flat point, else one made
+        afresh)."""
         if self.decision is None or self.decider != seat:
-            self.decision = Decision.of(self.vocab, self.state.legal_actions(seat))
+            legal = self.state.legal_actions(seat)
+            vocab = self.vocab
+            decision = vocab.kept(legal)
+            if decision is None:
+                near = self._flat[seat]
+                if near is None:
+                    decision = Decision.of(vocab, legal)
+                elif near[0] is legal:
+                    decision = near[1]
+                else:
+                    decision = near[1].derived(vocab, legal) or Decision.of(vocab, legal)
+                if decision.flat:
+                    self._flat[seat] = (legal, decision)
+            self.decision = decision
             self.decider = seat
         return self.decision
 

@@ -108,3 +108,15 @@ def test_strong_holds_back_the_card_that_lets_the_next_player_open() -> None:
     assert StrongRemiBot().choose(observation, legal, random.Random(0)) == first  # pairs only
     second = StrongRemiBot(sampled=True).choose(observation, legal, random.Random(0))
     assert isinstance(second, Discard) and second.card != ace
+
+
+def test_strong_samples_the_unopened_next_player() -> None:
+    state = _feeding_position()
+    observation = _later(state, 5)
+    legal = state.legal_actions(0)
+    plain = StrongRemiBot(sample_unopened=False, feed_weight=(20.0, 40.0))
+    thrown = plain.choose(observation, legal, random.Random(0))
+    assert isinstance(thrown, Discard) and thrown.card == CARD_ID["AS#1"]  # pairs only
+    hybrid = StrongRemiBot(sample_unopened=True, feed_weight=(20.0, 40.0))
+    held = hybrid.choose(observation, legal, random.Random(0))
+    assert isinstance(held, Discard) and held.card != CARD_ID["AS#1"]

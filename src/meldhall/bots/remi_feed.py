@@ -22,12 +22,22 @@ True
 from __future__ import annotations
 
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from functools import lru_cache
 from itertools import combinations, permutations
 
 from meldhall.games.remi.melds import RunRules, readings
 from meldhall.games.remi.pieces import FIRST_JOKER
+
+REFUSED_SHARE = 0.3
+"""How much a pair of faces counts when it would have melded with a face he refused since
+(he held neither pair then, but has drawn cards since)."""
+
+
+@lru_cache(maxsize=256)
+def ruled_out_pairs(refused: frozenset[int], rules: RunRules) -> frozenset[tuple[int, int]]:
+    """Return the pairs of faces that make a meld with one of the ``refused`` faces."""
+    return frozenset(pair for face in refused for pair in partner_pairs(face, rules))
 
 
 @lru_cache(maxsize=256)
@@ -53,12 +63,15 @@ def take_chance(
     unseen: Sequence[int],
     unseen_total: int,
     rules: RunRules,
+    refused: Collection[int] = (),
 ) -> float:
     """Return about how likely (0..1) a player with ``hand_count`` cards, of which ``known``
     are seen, holds two cards that make a meld with ``card`` under the table's run
     ``rules``: ``1 - exp(-E)`` for ``E`` the expected number of such pairs he holds.
     ``unseen[f]``: unseen copies of face ``f`` (his known cards counted among them);
-    ``unseen_total``: all unseen cards. A joker: 1 (anyone takes it)."""
+    ``unseen_total``: all unseen cards; ``refused``: faces he showed he could not meld
+    (``remi_refusals``), so a pair that melds with one of them counts only
+    ``REFUSED_SHARE``. A joker: 1 (anyone takes it)."""
     if card >= FIRST_JOKER:
         return 1.0
     known_faces = {c >> 1 for c in known if c < FIRST_JOKER}
@@ -71,5 +84,9 @@ def take_chance(
             return 1.0
         return min(1.0, unseen[face] * share)
 
-    expected = math.fsum(holds(a) * holds(b) for a, b in partner_pairs(card >> 1, rules))
+    ruled_out = ruled_out_pairs(frozenset(refused), rules)
+    expected = math.fsum(
+        holds(a) * holds(b) * (REFUSED_SHARE if (a, b) in ruled_out else 1.0)
+        for a, b in partner_pairs(card >> 1, rules)
+    )
     return 1.0 - math.exp(-expected)

@@ -16,6 +16,9 @@ It plays like ``greedy`` (bots/remi.py) except how it judges a discard:
   the takes on his sampled hands instead (``remi_belief``: redrawn while they contradict his
   play; before he opens he takes only a card that lets him open), weighted
   ``SAMPLED_WEIGHT``: better calibrated, but not shown to win more (docs/bots.md).
+  Measured too and not on by default: ``sample_unopened=True`` samples only while he has
+  not opened (there the pair estimate tells nothing) and ``refusals=True`` lets
+  ``take_chance`` read the faces he refused this hand (``remi_refusals``).
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ from typing import Any
 from meldhall.bots.remi import STALL_TURNS, GreedyRemiBot, _View
 from meldhall.bots.remi_belief import Pass, next_hands, passed_on, take_shares
 from meldhall.bots.remi_feed import take_chance
+from meldhall.bots.remi_refusals import NextRefusals
 from meldhall.core.engine import JSON, Action
 from meldhall.games.remi.actions import DRAW_DISCARD, DRAW_STOCK, Discard
 from meldhall.games.remi.best import meld_cards
@@ -115,22 +119,35 @@ class StrongRemiBot(GreedyRemiBot):
     """``greedy`` with discards judged by live partners and danger (module docstring)."""
 
     def __init__(
-        self, sampled: bool = False, feed_weight: tuple[float, float] | None = None
+        self,
+        sampled: bool = False,
+        feed_weight: tuple[float, float] | None = None,
+        refusals: bool = False,
+        sample_unopened: bool = False,
     ) -> None:
         """``sampled``: the next player's takes are judged on sampled hands
         (``remi_belief``, not the default: it did not pay clearly, docs/bots.md), else by
         ``remi_feed.take_chance``; ``feed_weight``: the keep score of a sure take, next
-        player unopened and opened (by default ``SAMPLED_WEIGHT`` or ``FEED_WEIGHT``)."""
+        player unopened and opened (by default ``SAMPLED_WEIGHT`` or ``FEED_WEIGHT``);
+        ``refusals``: ``take_chance`` reads the faces he refused (``remi_refusals``);
+        ``sample_unopened``: his takes are judged on sampled hands while he has not opened
+        (``take_chance`` does not see that he takes only a card that lets him open)."""
         super().__init__()
         self.sampled = sampled
         self.feed_weight = feed_weight or (SAMPLED_WEIGHT if sampled else FEED_WEIGHT)
         self._last: Pass | None = None
+        self.sample_unopened = sample_unopened
+        self._refusals = NextRefusals() if refusals else None
+        self._refused: frozenset[int] = frozenset()
 
     def choose(
         self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
     ) -> Action:
         """Return the greedy choice, but the discard chosen by ``discard`` and, before
         opening, the top discard taken whenever it completes a meld with two hand cards."""
+        if self._refusals is not None:
+            seat: int = observation["seat"]
+            self._refused = self._refusals.update(observation, _next_active(observation, seat))
         if legal[0] == DRAW_STOCK and DRAW_DISCARD in legal and TAKE_BEFORE_OPENING:
             view = _View(observation)
             top = CARD_ID[str(observation["discard_top"])]
@@ -151,6 +168,10 @@ class StrongRemiBot(GreedyRemiBot):
             choice.card,
             len(observation["discard"]) + 1,
         )
+        if self._refusals is not None:
+            after = _next_active(observation, view.seat)
+            opened = bool(observation["opened"][after])
+            self._refusals.note_discard(observation, choice.card, after, opened)
         return choice
 
     def discard(
@@ -183,7 +204,7 @@ class StrongRemiBot(GreedyRemiBot):
         known = [CARD_ID[t] for t in observation["known"][after]] if feed else []
         total = sum(unseen)
         shares: dict[int, float] = {}
-        if feed and self.sampled:
+        if feed and (self.sampled or (self.sample_unopened and not next_opened)):
             refused = passed_on(observation, self._last)
             draws = random.Random(observation["hand_number"] * 1_000 + observation["turn"])
             hands = next_hands(observation, after, refused, view.rules, draws)
@@ -206,7 +227,10 @@ class StrongRemiBot(GreedyRemiBot):
             if shares:
                 keep += feed * shares[card]
             elif feed:
-                keep += feed * take_chance(card, known, next_count, unseen, total, view.rules)
+                chance = take_chance(
+                    card, known, next_count, unseen, total, view.rules, self._refused
+                )
+                keep += feed * chance
             return keep - weight * points, card
 
         return min(discards, key=key)

@@ -1,15 +1,17 @@
 """Okey's acceptance bot (bots/okey_strong.py): the unseen count, the accepting faces against
-the brute-force definition, and a discard the distance bot gets wrong."""
+the brute-force definition, a discard the distance bot gets wrong."""
 
 from __future__ import annotations
 
 import random
+from pathlib import Path
 
+from meldhall.bots import okey_strong
 from meldhall.bots.okey import StrongOkeyBot, distance
 from meldhall.bots.okey_strong import AcceptanceOkeyBot, accepting_faces, unseen_faces
 from meldhall.core.rng import seed_from_text
 from meldhall.games.okey import GAME
-from meldhall.games.okey.actions import Discard
+from meldhall.games.okey.actions import DRAW, SHOW, TAKE, Discard, DiscardWin
 from meldhall.games.okey.explicit import explicit_options
 from meldhall.games.okey.hand import HandRules
 from meldhall.games.okey.pieces import FACES, OKEY_TILE_IDS, face_name
@@ -79,3 +81,35 @@ def test_acceptance_keeps_the_wider_wait_where_the_distance_bot_does_not() -> No
     obs, legal = state.observation(0), state.legal_actions(0)
     assert StrongOkeyBot().choose(obs, legal, random.Random(1)) == Discard(OKEY_TILE_IDS["R1a"])
     assert AcceptanceOkeyBot().choose(obs, legal, random.Random(1)) == Discard(OKEY_TILE_IDS["R2a"])
+
+
+def test_acceptance_bot_sees_only_the_observation() -> None:
+    source = Path(okey_strong.__file__).read_text()
+    assert "games.okey.state" not in source and "OkeyState" not in source
+
+
+def test_acceptance_bot_shows_the_twin_and_takes_a_win() -> None:
+    show = GAME.new_state(
+        GAME.options(explicit_options("B8a", {0: "B8b"})), 4, seed_from_text("okey bots")
+    )
+    assert (
+        AcceptanceOkeyBot().choose(show.observation(0), show.legal_actions(0), random.Random(1))
+        == SHOW
+    )
+    hand = "R1a R2a R3a Y7a B7a K7a B10a B11a B12a B13a Y4a Y5a Y6a Y7b B5a"
+    win = GAME.new_state(
+        GAME.options(explicit_options("K2a", {0: hand})), 4, seed_from_text("okey bots")
+    )
+    action = AcceptanceOkeyBot().choose(win.observation(0), win.legal_actions(0), random.Random(1))
+    assert action == DiscardWin(OKEY_TILE_IDS["B5a"])
+
+
+def test_acceptance_takes_a_discard_that_widens_the_wait() -> None:
+    # one away before and after: B9 makes B9 B10 B11, so the hand waits on more tiles
+    hand = "R1a R2a R3a Y7a B7a K7a B10a B11a Y13b B13a Y4a Y5a Y6a Y7b"
+    options = GAME.options(explicit_options("K2a", {0: "B9b", 1: hand}, dealer=3))
+    state = GAME.new_state(options, 4, seed_from_text("okey bots"))
+    state.apply(0, Discard(OKEY_TILE_IDS["B9b"]))
+    obs, legal = state.observation(1), state.legal_actions(1)
+    assert StrongOkeyBot().choose(obs, legal, random.Random(1)) == DRAW
+    assert AcceptanceOkeyBot().choose(obs, legal, random.Random(1)) == TAKE

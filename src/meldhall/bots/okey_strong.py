@@ -1,5 +1,5 @@
-"""Okey's ``strong`` bot: the distance bot of ``bots/okey.py`` with acceptance (mahjong's
-ukeire) at its discards and takes.
+"""A candidate for okey's ``strong`` bot: the distance bot of ``bots/okey.py`` with acceptance
+(mahjong's ukeire) at its discards and takes.
 
 A hand's *acceptance* is how many unseen tiles would bring it nearer a win if drawn: for each
 face, whether it lowers the distance (some tile out and it in), weighted by its copies the
@@ -12,6 +12,9 @@ acceptance by ``TAKE_GAIN`` tiles or more.
 Whether a face lowers the distance d is one question to the core solver's distance search:
 can the hand with that face, d naturals out and d - 1 wilds in, split into melds (the face
 then replaces one of the leaving tiles). The searches of one hand share their memo.
+
+Not the registered ``strong`` bot: paired against the distance bot it showed no gain on the
+tuning seed (docs/bots.md, okey); ``make`` builds it for ``scripts/paired_tournament.py``.
 """
 
 from __future__ import annotations

@@ -64,6 +64,25 @@ def test_any_other_use_of_the_database_commits_what_is_staged_first(database_url
     assert _stored(database_url) == 1
 
 
+@pytest.mark.parametrize("last_hand", [None, {"winner": 1, "deltas": [3, -3], "name": "Ş"}])
+def test_a_pause_is_stored_after_the_staged_actions(
+    database_url: str, last_hand: dict[str, Any] | None
+) -> None:
+    for url in (database_url, "sqlite://"):  # the batched log's statement, then the ORM's
+        store, match = _store_with_match(url)
+        store.stage_action(match, 0, 0, {"type": "draw_stock"})
+        store.set_pause(match, True, last_hand)
+        if url == database_url:
+            assert _stored(url) == 1
+        paused = store.load_match(match)
+        assert paused is not None and paused.paused and paused.last_hand == last_hand
+        assert paused.log == [(0, {"type": "draw_stock"})]
+        store.set_pause(match, False, None)  # the last hand stays
+        going = store.load_match(match)
+        assert going is not None and not going.paused and going.last_hand == last_hand
+        store.close()
+
+
 class Recorder:
     """A table that notes what the group commit made it do, and what was stored by then."""
 

@@ -50,8 +50,9 @@ class OutboxOverflow(Exception):
     """The client reads more slowly than its table plays."""
 
 
-Message = dict[str, Any] | msgspec.Raw
-"""A message to send, or one encoded already (relayed from another process)."""
+Message = dict[str, Any] | msgspec.Raw | bytes
+"""A message to send, or one encoded already: relayed from another process (``Raw``), or a
+table's state message (UTF-8 JSON text, ``Outbox.put_bytes``)."""
 
 
 class Outbox:
@@ -88,6 +89,11 @@ class Outbox:
         if self._waiter is not None and not self._waiter.done():
             self._waiter.set_result(None)
 
+    def put_bytes(self, payload: bytes) -> None:
+        """Take one message encoded already as UTF-8 JSON text (a table's state message: see
+        ``Table.send_states``), as ``put_nowait``."""
+        self.put_nowait(payload)
+
     async def take(self) -> list[Message]:
         """Return every waiting message, waiting for one if there is none; raise
         ``OutboxOverflow`` once messages were dropped."""
@@ -110,6 +116,8 @@ _encode = msgspec.json.Encoder().encode
 def _payload(message: Message) -> bytes | None:
     """Return a message's JSON text as UTF-8 bytes, or None when it cannot be encoded (logged:
     the message is dropped, the others go on)."""
+    if type(message) is bytes:  # a table's state message, encoded by msgspec
+        return message
     try:
         payload = _encode(message)
         if type(message) is not dict:

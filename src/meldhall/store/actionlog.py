@@ -41,6 +41,14 @@ row holds the token the process staged them with are inserted, the fence rows lo
 the commit (a takeover's new token waits for it, then refuses this process). The tokens are a
 JSON array of ``[match, token]``, the rows as in ``PG_APPEND``."""
 
+SQLITE_SET_PAUSE = "UPDATE matches SET paused = ? WHERE id = ?"
+SQLITE_SET_PAUSE_HAND = "UPDATE matches SET paused = ?, last_hand = ? WHERE id = ?"
+PG_SET_PAUSE = "UPDATE matches SET paused = %s WHERE id = %s"
+PG_SET_PAUSE_HAND = "UPDATE matches SET paused = %s, last_hand = %s::json WHERE id = %s"
+"""A match's pause between hands (and the last hand's JSON text), one autocommitted statement
+on the log's connection: the ORM's session cost a pool checkout (a ping on PostgreSQL), BEGIN,
+SELECT, UPDATE and COMMIT, twice a hand, while the event loop waited."""
+
 SQLITE_FENCED_APPEND = (
     'INSERT INTO actions (match_id, "index", seat, action) SELECT ?, ?, ?, ? '
     "WHERE EXISTS (SELECT 1 FROM table_fences WHERE match_id = ? AND fence = ?)"
@@ -73,6 +81,10 @@ class ActionLog(Protocol):
 
     def discard(self) -> None:
         """Drop the batch: nothing of it is stored."""
+
+    def set_pause(self, match_id: str, paused: bool, last_hand: str | None) -> None:
+        """Store a match's pause flag, and ``last_hand`` (JSON text) unless None, in a
+        transaction of its own (nothing may be staged: commit the batch first)."""
 
     def close(self) -> None:
         """Close the connection (what is staged is lost)."""
@@ -139,6 +151,13 @@ class SqliteActionLog:
             self.staged = 0
             self.conn.execute("ROLLBACK")
 
+    def set_pause(self, match_id: str, paused: bool, last_hand: str | None) -> None:
+        """Store a match's pause (see ``ActionLog.set_pause``)."""
+        if last_hand is None:
+            self.conn.execute(SQLITE_SET_PAUSE, (paused, match_id))
+        else:
+            self.conn.execute(SQLITE_SET_PAUSE_HAND, (paused, last_hand, match_id))
+
     def close(self) -> None:
         """Close the connection."""
         self.conn.close()
@@ -198,6 +217,18 @@ class PostgresActionLog:
     def discard(self) -> None:
         """Forget the staged rows."""
         self.rows = []
+
+    def set_pause(self, match_id: str, paused: bool, last_hand: str | None) -> None:
+        """Store a match's pause (see ``ActionLog.set_pause``)."""
+        try:
+            if last_hand is None:
+                self.conn.execute(PG_SET_PAUSE, [paused, match_id])
+            else:
+                self.conn.execute(PG_SET_PAUSE_HAND, [paused, last_hand, match_id])
+        except Exception:
+            if self.conn.broken:
+                self._reconnect()
+            raise
 
     def _reconnect(self) -> None:
         import psycopg

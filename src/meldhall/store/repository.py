@@ -354,7 +354,13 @@ class Store:
         self.commit_staged()
 
     def set_pause(self, match_id: str, paused: bool, last_hand: dict[str, Any] | None) -> None:
-        """Record whether a match waits for its person to start the next hand."""
+        """Record whether a match waits for its person to start the next hand (after the
+        staged actions: they are committed first)."""
+        if self._log is not None:
+            self.commit_staged()
+            hand = None if last_hand is None else json.dumps(last_hand)
+            self._log.set_pause(match_id, paused, hand)
+            return
         with self._db() as db, db.begin():
             row = db.get(MatchRow, match_id)
             if row is not None:

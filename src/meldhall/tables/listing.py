@@ -11,6 +11,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+import msgspec
+
 from meldhall.core.engine import JSON, Action
 
 REMEMBERED = 50_000
@@ -18,6 +20,8 @@ REMEMBERED = 50_000
 very many distinct actions, e.g. meld combinations, only loses the shortcut)."""
 
 _forms: dict[Action, tuple[JSON, str]] = {}
+_texts: dict[Action, bytes] = {}
+_encode = msgspec.json.Encoder().encode
 
 
 def legal_json(actions: Iterable[Action]) -> list[dict[str, JSON]]:
@@ -38,3 +42,22 @@ def legal_json(actions: Iterable[Action]) -> list[dict[str, JSON]]:
             forms = _forms[action] = (action.to_json(), str(action))
         out.append({"json": forms[0], "text": forms[1]})
     return out
+
+
+def legal_text(actions: Iterable[Action]) -> bytes:
+    """Return the JSON text of ``legal_json(actions)``: the bytes msgspec makes of that list,
+    each entry's remembered as the forms are (a state message sent as text encodes only the
+    list's brackets and commas)."""
+    parts: list[bytes] = []
+    for action in actions:
+        try:
+            text = _texts.get(action)
+        except TypeError:  # an action that cannot be hashed is encoded every time
+            parts.append(_encode(legal_json((action,))[0]))
+            continue
+        if text is None:
+            if len(_texts) >= REMEMBERED:
+                _texts.clear()
+            text = _texts[action] = _encode(legal_json((action,))[0])
+        parts.append(text)
+    return b"[" + b",".join(parts) + b"]"

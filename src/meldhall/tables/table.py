@@ -16,6 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+import msgspec
+
 from meldhall.bots.levels import level_of, seat_bot
 from meldhall.core.engine import JSON, Action, Bot, Event, Game, State
 from meldhall.core.errors import IllegalAction, MeldhallError, ParseError
@@ -26,7 +28,7 @@ from meldhall.games.registry import find_game
 from meldhall.store.repository import BrokenMatch, MatchData, Snapshot, Store
 from meldhall.store.snapshots import code_fingerprint, entry_digest, seal, unseal
 from meldhall.tables.commits import GroupCommit
-from meldhall.tables.listing import legal_json
+from meldhall.tables.listing import legal_json, legal_text
 from meldhall.tables.metrics import BOT_SECONDS
 from meldhall.tables.thinking import Thinker
 
@@ -41,6 +43,8 @@ EVENT_MEMORY = 400
 ONCE_KEYS = ("rules",)
 """Observation keys that stay the same all match long (a game's rule options): a listener's
 first state message carries them, later ones leave them out (docs/protocol.md, ``state``)."""
+
+_encode = msgspec.json.Encoder().encode
 
 PACES = {"slow": 2.0, "normal": 1.0, "fast": 0.25}
 """The computer speeds a solo player may choose: factors of the pause before a computer move."""
@@ -76,7 +80,9 @@ class Rejected(Exception):
 
 
 class Sink(Protocol):
-    """Where a listener's messages go (a connection's outbox, or any ``asyncio.Queue``)."""
+    """Where a listener's messages go (a connection's outbox, or any ``asyncio.Queue``). A
+    sink that also has ``put_bytes`` (``ws.Outbox``) takes the ``state`` messages of
+    ``Table.send_states`` as their JSON text."""
 
     def put_nowait(self, item: dict[str, Any], /) -> None:
         """Take one message to send, without waiting."""
@@ -309,23 +315,61 @@ class Table:
         observation's ``ONCE_KEYS`` are in the first state message a listener gets only."""
         shared = self.frame_json() if frame is None else frame
         seat = listener.seat
-        legal: list[dict[str, JSON]] = []
-        to_act = shared["to_act"]
+        legal = legal_json(self._legal(seat, shared))
+        return {
+            **shared,
+            "seat": seat,
+            "observation": self._observation(listener),
+            "legal": legal,
+            "events": events,
+        }
+
+    def _state_text(
+        self,
+        listener: Listener,
+        events: list[dict[str, JSON]],
+        frame: dict[str, JSON],
+        head: bytes,
+    ) -> bytes:
+        """Return the JSON text of ``state_json(listener, events, frame)``, the same bytes its
+        encoding makes, from ``head`` (the text of ``frame`` without its closing brace): the
+        frame encoded once for every listener, the legal list from remembered texts."""
+        seat = listener.seat
+        legal = legal_text(self._legal(seat, frame))
+        observation = self._observation(listener)
+        return b"".join(
+            (
+                head,
+                b',"seat":',
+                _encode(seat),
+                b',"observation":',
+                _encode(observation),
+                b',"legal":',
+                legal,
+                b',"events":',
+                _encode(events),
+                b"}",
+            )
+        )
+
+    def _legal(self, seat: int | None, frame: dict[str, JSON]) -> tuple[Action, ...]:
+        """Return the actions of ``seat``'s state message: its legal actions when the
+        frame's ``to_act`` lists it, else none."""
+        to_act = frame["to_act"]
         if seat is not None and isinstance(to_act, list) and seat in to_act:
-            legal = legal_json(self.state.legal_actions(seat))
-        observation = self.state.observation(seat)
+            return self.state.legal_actions(seat)
+        return ()
+
+    def _observation(self, listener: Listener) -> dict[str, JSON]:
+        """Return the observation of the state message going to ``listener`` now: its
+        seat's, without the ``ONCE_KEYS`` after its first (noted as sent)."""
+        observation = self.state.observation(listener.seat)
         if listener.told_once:
             for key in ONCE_KEYS:
                 observation.pop(key, None)
         else:
             listener.told_once = True
-        return {
-            **shared,
-            "seat": seat,
-            "observation": observation,
-            "legal": legal,
-            "events": events,
-        }
+        return observation
 
     def over_json(self) -> dict[str, JSON]:
         """Return the ``match_over`` message: outcome and revealed seed secret."""
@@ -386,8 +430,17 @@ class Table:
         actions behind them are stored)."""
         frame = self.frame_json()
         over = self.over
+        head: bytes | None = None
         for listener in list(self.listeners):
-            self._send_state(listener, self.history.since(listener.seen, listener.seat), frame)
+            events = self.history.since(listener.seen, listener.seat)
+            put_bytes = getattr(listener.queue, "put_bytes", None)
+            if put_bytes is None:
+                self._send_state(listener, events, frame)
+            else:
+                if head is None:
+                    head = _encode(frame)[:-1]
+                put_bytes(self._state_text(listener, events, frame, head))
+                listener.seen = self.version
             if over:
                 listener.queue.put_nowait(self.over_json())
 

@@ -49,6 +49,24 @@ def test_reach_counts_tell_a_live_discard_from_a_dead_one() -> None:
     assert counts == [0, 5]
 
 
+def test_reach_counts_add_the_futures_that_reach_a_raised_need() -> None:
+    """With K9 and R10 drawn, the hand without Y12 makes R10-R13 (13) and Y9 B9 K9 (9): 22
+    reaches the need 17 and a raised need of 22, not one of 23; without Y9 it makes 13."""
+    obs = json.loads(json.dumps(_near_opening().observation(0)))
+    jokers = jokers_of(obs)
+    hand = ids(obs["hand"])
+    faces = [jokers.eff[ID_OF[t]] for t in ("Y9a", "Y12a")]
+    drawn = [ID_OF["K9a"], ID_OF["R10a"]]
+
+    def counts(raised: list[int]) -> list[int]:
+        return reach_counts(hand, faces, drawn, jokers, (17, 26), random.Random(0), 5, 2, raised)
+
+    assert counts([]) == [0, 5]
+    assert counts([22]) == [0, 10]
+    assert counts([23]) == [0, 5]
+    assert counts([22, 23]) == [0, 10]
+
+
 def test_unseen_tiles_leave_out_what_the_seat_sees() -> None:
     obs = json.loads(json.dumps(_near_opening().observation(0)))
     unseen = unseen_tiles(obs)

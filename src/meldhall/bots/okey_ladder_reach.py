@@ -78,6 +78,11 @@ def _reaches(
     return full, False
 
 
+def pairs_need_of(need: int) -> int:
+    """Return the pairs requirement that goes with the series need ``need`` (rules 7.1)."""
+    return (3 * need + 1) // 2
+
+
 def reach_counts(
     hand: Sequence[int],
     faces: Sequence[int],
@@ -87,19 +92,23 @@ def reach_counts(
     rng: random.Random,
     samples: int = SAMPLES,
     draws: int = DRAWS,
+    raised: Sequence[int] = (),
 ) -> list[int]:
     """Return, for each face of ``faces`` (one tile of it discarded from ``hand``), in how
     many of ``samples`` futures of ``draws`` tiles drawn from ``unseen`` the rest of the
-    hand with the draws reaches ``needs`` (series, pairs)."""
+    hand with the draws reaches ``needs`` (series, pairs), plus in how many it reaches each
+    series need of ``raised`` (with its pairs need) as well."""
     out = [0] * len(faces)
     draws = min(draws, len(unseen))
+    levels = [needs, *((n, pairs_need_of(n)) for n in raised)]
     for _ in range(samples):
         counts, wild = rack_counts([*hand, *rng.sample(unseen, draws)], jokers.eff)
-        for i, face in enumerate(faces):
-            full, without = _reaches(counts, wild, face, jokers.okey, needs)
-            if not full:
-                break
-            out[i] += without
+        for level in levels:
+            for i, face in enumerate(faces):
+                full, without = _reaches(counts, wild, face, jokers.okey, level)
+                if not full:
+                    break
+                out[i] += without
     return out
 
 
@@ -107,11 +116,14 @@ class ReachBot(StrongBot):
     """The keep-score bot with its discards before opening judged by sampled futures (module
     docstring)."""
 
-    def __init__(self, samples: int = SAMPLES, draws: int = DRAWS) -> None:
+    def __init__(
+        self, samples: int = SAMPLES, draws: int = DRAWS, raises: Sequence[int] = ()
+    ) -> None:
         super().__init__()
         self.rng = random.Random(0)
         self.samples = samples
         self.draws = draws
+        self.raises = tuple(raises)
 
     def choose(
         self, observation: Mapping[str, JSON], legal: tuple[Action, ...], rng: random.Random
@@ -143,6 +155,7 @@ class ReachBot(StrongBot):
             rng=self.rng,
             samples=self.samples,
             draws=self.draws,
+            raised=[obs["need"] + r for r in self.raises],
         )
         best = max(range(len(faces)), key=lambda i: (reach[i], -i))
         return by_face[faces[best]]

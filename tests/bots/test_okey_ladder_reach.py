@@ -58,13 +58,13 @@ def test_reach_counts_add_the_futures_that_reach_a_raised_need() -> None:
     faces = [jokers.eff[ID_OF[t]] for t in ("Y9a", "Y12a")]
     drawn = [ID_OF["K9a"], ID_OF["R10a"]]
 
-    def counts(raised: list[int]) -> list[int]:
+    def counts(raised: list[tuple[int, int]]) -> list[int]:
         return reach_counts(hand, faces, drawn, jokers, (17, 26), random.Random(0), 5, 2, raised)
 
     assert counts([]) == [0, 5]
-    assert counts([22]) == [0, 10]
-    assert counts([23]) == [0, 5]
-    assert counts([22, 23]) == [0, 10]
+    assert counts([(22, 33)]) == [0, 10]
+    assert counts([(23, 35)]) == [0, 5]
+    assert counts([(22, 33), (23, 35)]) == [0, 10]
 
 
 def test_unseen_tiles_leave_out_what_the_seat_sees() -> None:

@@ -23,6 +23,7 @@ from meldhall.core.solver import best_pairs, best_partition
 from meldhall.games.okey_ladder.actions import Discard
 from meldhall.games.okey_ladder.hints import ids
 from meldhall.games.okey_ladder.opening import LADDER_RULES, rack_counts
+from meldhall.games.okey_ladder.options import parse_ladder_options
 from meldhall.games.okey_ladder.pieces import WILD, Jokers, colour_of, number_of
 from meldhall.games.okey_ladder.sample import unseen_tiles
 
@@ -78,11 +79,6 @@ def _reaches(
     return full, False
 
 
-def pairs_need_of(need: int) -> int:
-    """Return the pairs requirement that goes with the series need ``need`` (rules 7.1)."""
-    return (3 * need + 1) // 2
-
-
 def reach_counts(
     hand: Sequence[int],
     faces: Sequence[int],
@@ -92,15 +88,15 @@ def reach_counts(
     rng: random.Random,
     samples: int = SAMPLES,
     draws: int = DRAWS,
-    raised: Sequence[int] = (),
+    raised: Sequence[tuple[int, int]] = (),
 ) -> list[int]:
     """Return, for each face of ``faces`` (one tile of it discarded from ``hand``), in how
     many of ``samples`` futures of ``draws`` tiles drawn from ``unseen`` the rest of the
     hand with the draws reaches ``needs`` (series, pairs), plus in how many it reaches each
-    series need of ``raised`` (with its pairs need) as well."""
+    of the higher ``raised`` needs (series, pairs) as well."""
     out = [0] * len(faces)
     draws = min(draws, len(unseen))
-    levels = [needs, *((n, pairs_need_of(n)) for n in raised)]
+    levels = [needs, *raised]
     for _ in range(samples):
         counts, wild = rack_counts([*hand, *rng.sample(unseen, draws)], jokers.eff)
         for level in levels:
@@ -146,6 +142,7 @@ class ReachBot(StrongBot):
             return chosen
         faces = list(by_face)
         needs = (obs["need"], obs["pairs_need"])
+        options = parse_ladder_options(obs["public"]["rules"])
         reach = reach_counts(
             hand=ids(obs["hand"]),
             faces=faces,
@@ -155,7 +152,7 @@ class ReachBot(StrongBot):
             rng=self.rng,
             samples=self.samples,
             draws=self.draws,
-            raised=[obs["need"] + r for r in self.raises],
+            raised=[(n, options.pairs_need(n)) for n in (obs["need"] + r for r in self.raises)],
         )
         best = max(range(len(faces)), key=lambda i: (reach[i], -i))
         return by_face[faces[best]]

@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import random
 from bisect import insort
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
@@ -486,40 +487,54 @@ class SichuanState:
         self.phase = phase
         self.window_from = source
         self.window_tile = tile
-        responders = [s for s in NEXT[source] if self.active[s]]
+        active = self.active
+        responders = [s for s in NEXT[source] if active[s]]
         self.responders = responders
-        self.offers = {s: self.offer_mask(s) for s in responders}
+        self.offers = self.offer_masks(responders)
         self.answers = {}
         self.claimed = False
-        self.waiting = sum(1 << s for s in responders)
-        self._to_act = _SEAT_SETS[self.waiting]
+        waiting = 0
+        for s in responders:
+            waiting |= 1 << s
+        self.waiting = waiting
+        self._to_act = _SEAT_SETS[waiting]
 
     def offer_mask(self, seat: int) -> int:
         """Return what ``seat`` may answer in the open window (OFFER_* bits; PASS always)."""
+        return self.offer_masks((seat,))[seat]
+
+    def offer_masks(self, seats: Iterable[int]) -> dict[int, int]:
+        """Return what each of ``seats`` may answer in the open window, by seat in the order
+        given (OFFER_* bits; PASS always)."""
         kind = KIND_OF[self.window_tile]
         suit = kind // 9
-        mask = 0
-        held = self.miss_held[seat]
-        if not held and not self.lock[seat]:
-            k = self.keys[seat]
-            shift = SHIFT[kind]
-            if suit == 0:
-                ok = is_win_keys(k[0] + shift, k[1], k[2], len(self.melds[seat]))
-            elif suit == 1:
-                ok = is_win_keys(k[0], k[1] + shift, k[2], len(self.melds[seat]))
-            else:
-                ok = is_win_keys(k[0], k[1], k[2] + shift, len(self.melds[seat]))
-            if ok:
-                mask = OFFER_WIN
-        if self.phase == "claim" and (
-            not held or (self.opts.missing_suit_strictness == "relaxed" and suit != self.miss[seat])
-        ):
-            n = self.counts[seat][kind]
-            if n >= 2:
-                mask |= OFFER_PUNG
-                if n == 3 and self.front < self.back:
-                    mask |= OFFER_KONG
-        return mask
+        shift = SHIFT[kind]
+        claim = self.phase == "claim"
+        relaxed = self.opts.missing_suit_strictness == "relaxed"
+        kong = self.front < self.back
+        miss_held, lock, keys, melds = self.miss_held, self.lock, self.keys, self.melds
+        masks: dict[int, int] = {}
+        for seat in seats:
+            mask = 0
+            held = miss_held[seat]
+            if not held and not lock[seat]:
+                k = keys[seat]
+                if suit == 0:
+                    ok = is_win_keys(k[0] + shift, k[1], k[2], len(melds[seat]))
+                elif suit == 1:
+                    ok = is_win_keys(k[0], k[1] + shift, k[2], len(melds[seat]))
+                else:
+                    ok = is_win_keys(k[0], k[1], k[2] + shift, len(melds[seat]))
+                if ok:
+                    mask = OFFER_WIN
+            if claim and (not held or (relaxed and suit != self.miss[seat])):
+                n = self.counts[seat][kind]
+                if n >= 2:
+                    mask |= OFFER_PUNG
+                    if n == 3 and kong:
+                        mask |= OFFER_KONG
+            masks[seat] = mask
+        return masks
 
     def _answer(self, seat: int, action: Any, events: list[Event]) -> None:
         answer = _ANSWER_OF[type(action)]

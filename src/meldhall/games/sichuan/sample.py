@@ -199,7 +199,7 @@ def _turn_and_window(
     if phase in ("claim", "rob"):
         source = state.window_from
         state.responders = [s for s in ((source + i) % SEATS for i in (1, 2, 3)) if state.active[s]]
-        state.offers = {s: state.offer_mask(s) for s in state.responders}
+        state.offers = state.offer_masks(state.responders)
         for s in pub_answered(obs):
             answer = obs["my_answer"] if s == viewer else "pass"
             state.answers[s] = answer
